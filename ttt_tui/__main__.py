@@ -1,0 +1,108 @@
+"""Command line: play the game, or analyse positions with `ttt-tui analyze`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from ttt_tui import __version__
+from ttt_tui.engine import Difficulty, Player
+
+DEFAULT_AI_DELAY = 0.45
+"""Seconds the computer appears to think, at the least, unless told otherwise."""
+
+
+def _ai_delay(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"expected 0 to 10 seconds, got {text}")
+    return value
+
+
+def _mark(text: str) -> Player:
+    try:
+        return Player(text.upper())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X or O, got {text!r}") from None
+
+
+def _difficulty(text: str) -> Difficulty:
+    try:
+        return Difficulty(text.lower())
+    except ValueError:
+        choices = ", ".join(d.value for d in Difficulty)
+        raise argparse.ArgumentTypeError(f"expected one of {choices}, got {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser for `ttt-tui` and its `analyze` subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="ttt-tui",
+        description="Tic-tac-toe in the terminal against a minimax opponent.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--difficulty",
+        type=_difficulty,
+        default=Difficulty.MEDIUM,
+        metavar="{easy,medium,hard}",
+        help="how strongly the computer plays (default: medium)",
+    )
+    parser.add_argument(
+        "--mark",
+        type=_mark,
+        default=Player.X,
+        metavar="{X,O}",
+        help="the mark you play; X moves first (default: X)",
+    )
+    parser.add_argument(
+        "--ai-delay",
+        type=_ai_delay,
+        default=DEFAULT_AI_DELAY,
+        metavar="SECONDS",
+        help=f"least time the computer appears to think (default: {DEFAULT_AI_DELAY})",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    analyze = commands.add_parser(
+        "analyze",
+        help="print the minimax value of every move in positions",
+        description=(
+            "Print each position's board and the exact value of every empty cell"
+            " for the side to move. A position is 9 cells in reading order:"
+            " X, O, and '.', '-' or '_' for empty, with optional '/' between rows."
+        ),
+    )
+    analyze.add_argument(
+        "positions",
+        nargs="+",
+        metavar="POSITION",
+        help="a position such as X...O.... ; '-' reads positions from stdin, one a line",
+    )
+    analyze.add_argument(
+        "--json", action="store_true", help="print one JSON object per position"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    if args.command == "analyze":
+        from ttt_tui.cli import read_positions, run_analyze
+
+        return run_analyze(
+            read_positions(args.positions, sys.stdin), args.json, sys.stdout, sys.stderr
+        )
+    from ttt_tui.app import TicTacToeApp
+
+    app = TicTacToeApp(difficulty=args.difficulty, mark=args.mark, ai_delay=args.ai_delay)
+    app.run()
+    return app.return_code or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""`ttt-tui analyze`: exact minimax values for positions, as text or JSON."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from ttt_tui.engine import Board, InvalidPositionError, Status, analyze, coordinate
+
+
+def position_report(board: Board) -> dict[str, Any]:
+    """The JSON object for one valid position."""
+    status = board.status
+    report: dict[str, Any] = {
+        "position": str(board),
+        "to_move": board.to_move.value if status is Status.IN_PROGRESS else None,
+        "status": status.value,
+    }
+    if status is Status.IN_PROGRESS:
+        analysis = analyze(board)
+        report["value"] = analysis.value.outcome.value
+        report["plies"] = analysis.value.plies
+        report["moves"] = [
+            {"cell": cell, "value": verdict.outcome.value, "plies": verdict.plies}
+            for cell, verdict in sorted(analysis.moves.items())
+        ]
+        report["best"] = sorted(analysis.best)
+    return report
+
+
+def render_text(board: Board) -> str:
+    """A readable board with each empty cell's value and the best moves marked."""
+    n = board.n
+    lines = [f"position {board}"]
+    grid = [
+        " " + " | ".join(board[r * n + c].value if board[r * n + c] else str(r * n + c + 1)
+                         for c in range(n))
+        for r in range(n)
+    ]
+    lines.append(("\n" + "+".join(["---"] * n) + "\n").join(grid))
+    status = board.status
+    if status is not Status.IN_PROGRESS:
+        lines.append(
+            "game over: draw" if status is Status.DRAW
+            else f"game over: {status.winner.value if status.winner else ''} won"
+        )
+        return "\n".join(lines)
+    analysis = analyze(board)
+    lines.append(f"{board.to_move.value} to move: {analysis.value} with best play")
+    for cell, verdict in sorted(analysis.moves.items()):
+        marker = "  <- best" if cell in analysis.best else ""
+        lines.append(f"  {cell + 1} ({coordinate(cell, n)})  {verdict}{marker}")
+    return "\n".join(lines)
+
+
+def run_analyze(
+    positions: Iterable[str], as_json: bool, out: TextIO, err: TextIO
+) -> int:
+    """Analyse each position in order; 2 if any was bad, else 0."""
+    status = 0
+    first = True
+    for raw in positions:
+        try:
+            board = Board.parse(raw)
+        except InvalidPositionError as exc:
+            status = 2
+            if as_json:
+                out.write(json.dumps({"position": raw, "error": str(exc)}) + "\n")
+            else:
+                err.write(f"ttt-tui analyze: {raw!r}: {exc}\n")
+            continue
+        if as_json:
+            out.write(json.dumps(position_report(board)) + "\n")
+        else:
+            out.write(("" if first else "\n") + render_text(board) + "\n")
+            first = False
+        out.flush()
+    return status
+
+
+def read_positions(args: list[str], stdin: TextIO) -> Iterable[str]:
+    """The positions named on the command line, with ``-`` reading stdin."""
+    for arg in args:
+        if arg == "-":
+            for line in stdin:
+                if line.strip():
+                    yield line.rstrip("\r\n")
+        else:
+            yield arg
