@@ -82,9 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="POSITION",
         help="a position such as X...O.... ; '-' reads positions from stdin, one a line",
     )
-    analyze.add_argument(
-        "--json", action="store_true", help="print one JSON object per position"
-    )
+    analyze.add_argument("--json", action="store_true", help="print one JSON object per position")
     return parser
 
 

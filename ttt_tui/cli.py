@@ -33,18 +33,13 @@ def render_text(board: Board) -> str:
     """A readable board with each empty cell's value and the best moves marked."""
     n = board.n
     lines = [f"position {board}"]
-    grid = [
-        " " + " | ".join(board[r * n + c].value if board[r * n + c] else str(r * n + c + 1)
-                         for c in range(n))
-        for r in range(n)
-    ]
+    symbols = [mark.value if (mark := board[cell]) else str(cell + 1) for cell in range(n * n)]
+    grid = [" " + " | ".join(symbols[row * n : row * n + n]) for row in range(n)]
     lines.append(("\n" + "+".join(["---"] * n) + "\n").join(grid))
     status = board.status
     if status is not Status.IN_PROGRESS:
-        lines.append(
-            "game over: draw" if status is Status.DRAW
-            else f"game over: {status.winner.value if status.winner else ''} won"
-        )
+        winner = status.winner
+        lines.append(f"game over: {winner.value} won" if winner else "game over: draw")
         return "\n".join(lines)
     analysis = analyze(board)
     lines.append(f"{board.to_move.value} to move: {analysis.value} with best play")
@@ -54,9 +49,7 @@ def render_text(board: Board) -> str:
     return "\n".join(lines)
 
 
-def run_analyze(
-    positions: Iterable[str], as_json: bool, out: TextIO, err: TextIO
-) -> int:
+def run_analyze(positions: Iterable[str], as_json: bool, out: TextIO, err: TextIO) -> int:
     """Analyse each position in order; 2 if any was bad, else 0."""
     status = 0
     first = True

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from ttt_tui.engine import Board, Cell, Player, Status
 
 
 class Mode(enum.Enum):
@@ -14,3 +18,139 @@ class Mode(enum.Enum):
     """Two people taking turns on one keyboard."""
     AI_VS_AI = "ai_vs_ai"
     """The computer against itself, each side at its own difficulty."""
+
+    @property
+    def label(self) -> str:
+        """The name shown to people."""
+        return _MODE_LABELS[self]
+
+
+_MODE_LABELS = {
+    Mode.HUMAN_VS_AI: "You vs AI",
+    Mode.TWO_PLAYERS: "Two players",
+    Mode.AI_VS_AI: "AI vs AI",
+}
+
+
+def mover_of(ply: int) -> Player:
+    """The side that makes the move with this 0-based index: X moves first."""
+    return Player.X if ply % 2 == 0 else Player.O
+
+
+@dataclass
+class Game:
+    """One game: its moves, who plays them, and what was undone.
+
+    The board is derived from the moves, so undo and redo cannot disagree
+    with it.
+    """
+
+    mode: Mode = Mode.HUMAN_VS_AI
+    """Who plays each side."""
+    human: Player = Player.X
+    """The human's mark when playing against the computer."""
+    moves: list[Cell] = field(default_factory=list)
+    """The cells played, in order."""
+    redo_stack: list[list[Cell]] = field(default_factory=list)
+    """Groups of moves taken back by undo, latest last."""
+    undo_used: bool = False
+    """Whether undo was used in this game."""
+    hints_used: int = 0
+    """How many hints were asked for in this game."""
+    started: datetime = field(default_factory=lambda: datetime.now(UTC))
+    """When the game began."""
+    board: Board = field(default_factory=Board.empty)
+    """The current position (kept in step with `moves`)."""
+    result_recorded: bool = False
+    """Whether this game's first result has been counted; undo after the end
+    is for study and does not count again."""
+
+    def is_human(self, player: Player) -> bool:
+        """Whether a person plays this side."""
+        if self.mode is Mode.TWO_PLAYERS:
+            return True
+        if self.mode is Mode.AI_VS_AI:
+            return False
+        return player is self.human
+
+    @property
+    def status(self) -> Status:
+        """Where the game stands."""
+        return self.board.status
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.board.is_game_over()
+
+    @property
+    def ai_to_move(self) -> bool:
+        """Whether the computer should move now."""
+        return not self.is_over and not self.is_human(self.board.to_move)
+
+    @property
+    def last_move(self) -> Cell | None:
+        """The most recent cell played, if any."""
+        return self.moves[-1] if self.moves else None
+
+    def play(self, cell: Cell) -> Board:
+        """Mark a cell for the side to move; a fresh move forgets what was undone.
+
+        Raises `IllegalMoveError` for an occupied cell or a finished game.
+        """
+        self.board = self.board.play(cell)
+        self.moves.append(cell)
+        self.redo_stack.clear()
+        return self.board
+
+    def _undo_group(self) -> list[Cell]:
+        """The trailing moves one undo takes back; empty when there are none."""
+        if self.mode is Mode.AI_VS_AI or not self.moves:
+            return []
+        if self.mode is Mode.TWO_PLAYERS:
+            return self.moves[-1:]
+        for start in range(len(self.moves) - 1, -1, -1):
+            if mover_of(start) is self.human:
+                return self.moves[start:]
+        return []
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is a move of a person's to take back."""
+        return bool(self._undo_group())
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether undone moves can be replayed."""
+        return bool(self.redo_stack) and self.mode is not Mode.AI_VS_AI
+
+    def undo(self) -> bool:
+        """Take back to the person's previous turn; False if there is nothing to undo.
+
+        Against the computer this removes the person's last move and the
+        reply to it (or just the move, if the reply had not come yet).
+        """
+        group = self._undo_group()
+        if not group:
+            return False
+        del self.moves[len(self.moves) - len(group) :]
+        self.redo_stack.append(group)
+        self.undo_used = True
+        self._rebuild()
+        return True
+
+    def redo(self) -> bool:
+        """Replay the last undone group of moves; False if there is none."""
+        if not self.can_redo:
+            return False
+        group = self.redo_stack.pop()
+        for cell in group:
+            self.board = self.board.play(cell)
+        self.moves.extend(group)
+        return True
+
+    def _rebuild(self) -> None:
+        board = Board.empty(self.board.n, self.board.k)
+        for cell in self.moves:
+            board = board.play(cell)
+        self.board = board

@@ -7,10 +7,12 @@ from ttt_tui.engine.board import (
     InvalidPositionError,
     Player,
     Status,
+    cells_of,
     coordinate,
 )
 from ttt_tui.engine.search import (
     Analysis,
+    CancelCheck,
     Difficulty,
     GameOverError,
     Outcome,
@@ -22,6 +24,7 @@ from ttt_tui.engine.search import (
 
 __all__ = [
     "Analysis",
+    "CancelCheck",
     "Board",
     "Cell",
     "Difficulty",
@@ -34,6 +37,7 @@ __all__ = [
     "Status",
     "Verdict",
     "analyze",
+    "cells_of",
     "choose_move",
     "coordinate",
 ]

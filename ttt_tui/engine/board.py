@@ -103,9 +103,7 @@ def geometry(n: int, k: int) -> Geometry:
                     for step in range(k):
                         mask |= 1 << ((row + d_row * step) * n + col + d_col * step)
                     lines.append(mask)
-    through = tuple(
-        tuple(line for line in lines if line >> cell & 1) for cell in range(n * n)
-    )
+    through = tuple(tuple(line for line in lines if line >> cell & 1) for cell in range(n * n))
     return Geometry(n, k, (1 << n * n) - 1, tuple(lines), through)
 
 
@@ -164,9 +162,7 @@ class Board:
                 f" (expected {_expected_lengths()})"
             )
         if n not in SUPPORTED_SIZES:
-            raise InvalidPositionError(
-                f"expected {_expected_lengths()} cells, got {length}"
-            )
+            raise InvalidPositionError(f"expected {_expected_lengths()} cells, got {length}")
         x = o = 0
         for cell, char in enumerate(cells):
             upper = char.upper()
@@ -176,8 +172,7 @@ class Board:
                 o |= 1 << cell
             elif char not in EMPTY_CHARS:
                 raise InvalidPositionError(
-                    f"unknown character {char!r} at cell {cell + 1};"
-                    " expected X, O, '.', '-' or '_'"
+                    f"unknown character {char!r} at cell {cell + 1}; expected X, O, '.', '-' or '_'"
                 )
         board = cls(x, o, n, SUPPORTED_SIZES[n])
         board.validate()
@@ -197,24 +192,17 @@ class Board:
             )
         if xs > os + 1:
             raise InvalidPositionError(
-                f"X has {xs - os} more marks than O ({xs} against {os});"
-                " the sides take turns"
+                f"X has {xs - os} more marks than O ({xs} against {os}); the sides take turns"
             )
         x_line, o_line = has_line(geo, self.x), has_line(geo, self.o)
         if x_line and o_line:
             raise InvalidPositionError("both X and O have a line")
         if x_line and xs == os:
-            raise InvalidPositionError(
-                "X has a line but O moved last; the game ended when X won"
-            )
+            raise InvalidPositionError("X has a line but O moved last; the game ended when X won")
         if o_line and xs != os:
-            raise InvalidPositionError(
-                "O has a line but X moved last; the game ended when O won"
-            )
+            raise InvalidPositionError("O has a line but X moved last; the game ended when O won")
         for marks in (self.x,) if x_line else (self.o,) if o_line else ():
-            if not any(
-                not has_line(geo, marks & ~(1 << cell)) for cell in cells_of(marks)
-            ):
+            if not any(not has_line(geo, marks & ~(1 << cell)) for cell in cells_of(marks)):
                 raise InvalidPositionError(
                     "the winning lines could not all come from one last move"
                 )
@@ -291,9 +279,7 @@ class Board:
     def play(self, cell: Cell) -> Board:
         """The position after the side to move marks a cell."""
         if not 0 <= cell < self.size:
-            raise IllegalMoveError(
-                f"cell {cell} is off the board; expected 0 to {self.size - 1}"
-            )
+            raise IllegalMoveError(f"cell {cell} is off the board; expected 0 to {self.size - 1}")
         if (self.x | self.o) >> cell & 1:
             raise IllegalMoveError(f"cell {cell} is already taken")
         if self.is_game_over():
@@ -306,8 +292,7 @@ class Board:
     def __str__(self) -> str:
         """One character a cell in reading order: X, O or '.'."""
         return "".join(
-            "X" if self.x >> c & 1 else "O" if self.o >> c & 1 else "."
-            for c in range(self.size)
+            "X" if self.x >> c & 1 else "O" if self.o >> c & 1 else "." for c in range(self.size)
         )
 
     def rows(self) -> list[str]:

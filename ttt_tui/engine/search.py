@@ -205,11 +205,10 @@ def _horizon_solver(geo: Geometry) -> Callable[[Mask, Mask, int], int]:
             if any(mine & line == line for line in geo.lines_through[cell]):
                 best = win_score
                 break
-            if mine | opp == full or depth == 1:
-                value = 0
+            if mine | opp != full and depth > 1:
+                best = max(best, _negate(solve(opp, mine, depth - 1)))
             else:
-                value = _negate(solve(opp, mine, depth - 1))
-            best = max(best, value)
+                best = max(best, 0)
         memo[key] = best
         return best
 

@@ -1,0 +1,18 @@
+"""Messages that cross widget boundaries."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from ttt_tui.engine import Cell
+
+
+class AIMoved(Message):
+    """The computer picked a move for the game whose turn had this token."""
+
+    def __init__(self, token: int, cell: Cell) -> None:
+        self.token = token
+        """The turn the move was computed for; stale when the game moved on."""
+        self.cell = cell
+        """The chosen cell."""
+        super().__init__()

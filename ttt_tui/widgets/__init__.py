@@ -1,0 +1,1 @@
+"""The game's widgets, one a module."""

@@ -1,0 +1,175 @@
+"""One square of the board: a large mark, or its number and coach verdict."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.events import Click
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ttt_tui import glyphs
+from ttt_tui.engine import Outcome, Player, Verdict
+
+
+def short_verdict(verdict: Verdict, width: int) -> str:
+    """A verdict cut to fit: ``win in 3``, then ``win 3``, then ``W3``."""
+    full = str(verdict)
+    if len(full) <= width:
+        return full
+    if verdict.outcome is Outcome.DRAW:
+        return "draw" if width >= 4 else "D"
+    medium = f"{verdict.outcome.value} {verdict.plies}"
+    if len(medium) <= width:
+        return medium
+    return f"{verdict.outcome.value[0].upper()}{verdict.plies}"
+
+
+class Cell(Widget):
+    """A square that shows its mark and reports clicks."""
+
+    DEFAULT_CSS = """
+    Cell {
+        width: 1fr;
+        height: 1fr;
+        background: $surface;
+        content-align: center middle;
+    }
+    Cell:hover {
+        background: $surface-lighten-1;
+    }
+    Cell.-cursor {
+        background: $primary 30%;
+    }
+    Cell.-hint {
+        background: $success 20%;
+    }
+    Cell.-cursor.-hint {
+        background: $success 35%;
+    }
+    Cell.-win {
+        background: $success 45%;
+    }
+    Cell > .cell--x {
+        color: $text-accent;
+        text-style: bold;
+    }
+    Cell > .cell--o {
+        color: $text-primary;
+        text-style: bold;
+    }
+    Cell > .cell--number {
+        color: $text-muted;
+    }
+    Cell > .cell--last {
+        color: $text-warning;
+        text-style: bold;
+    }
+    Cell > .cell--win {
+        color: $text-success;
+    }
+    Cell > .cell--draw {
+        color: $text-warning;
+    }
+    Cell > .cell--loss {
+        color: $text-error;
+    }
+    Cell > .cell--best {
+        color: $text-success;
+        text-style: bold;
+    }
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "cell--x",
+        "cell--o",
+        "cell--number",
+        "cell--last",
+        "cell--win",
+        "cell--draw",
+        "cell--loss",
+        "cell--best",
+    }
+
+    mark: reactive[Player | None] = reactive(None)
+    """The mark on this square, if any."""
+    verdict: reactive[Verdict | None] = reactive(None)
+    """The coach's verdict for playing here, shown when set."""
+    last: reactive[bool] = reactive(False)
+    """Whether the most recent move was played here."""
+    hint: reactive[bool] = reactive(False)
+    """Whether a hint points here."""
+
+    class Selected(Message):
+        """The user clicked this square."""
+
+        def __init__(self, index: int) -> None:
+            self.index = index
+            """The square's cell index, 0-based in reading order."""
+            super().__init__()
+
+    def __init__(self, index: int, *, id: str | None = None) -> None:  # noqa: A002
+        super().__init__(id=id)
+        self.index = index
+        """This square's cell index, 0-based in reading order."""
+
+    def watch_hint(self, hint: bool) -> None:
+        self.set_class(hint, "-hint")
+
+    def render(self) -> Text:
+        """The mark drawn to the square's size, or its number and verdict."""
+        width, height = self.content_size
+        if self.mark is not None:
+            style = self.get_component_rich_style(f"cell--{self.mark.value.lower()}")
+            text = Text(
+                "\n".join(glyphs.draw(self.mark.value, width, height)),
+                style=style,
+                justify="center",
+            )
+            if self.last and height >= 5:
+                text = Text.assemble(text, "\n", self._last_tag())
+            elif self.last:
+                text.stylize(Style(underline=True))
+            return text
+        return self._empty_text(width, height)
+
+    def _last_tag(self) -> Text:
+        return Text(
+            "last move", style=self.get_component_rich_style("cell--last"), justify="center"
+        )
+
+    def _empty_text(self, width: int, height: int) -> Text:
+        number = Text(
+            str(self.index + 1),
+            style=self.get_component_rich_style("cell--number"),
+            justify="center",
+        )
+        lines = [number]
+        if self.verdict is not None:
+            outcome = self.verdict.outcome.value
+            lines.append(
+                Text(
+                    short_verdict(self.verdict, width),
+                    style=self.get_component_rich_style(f"cell--{outcome}"),
+                    justify="center",
+                )
+            )
+        if self.hint:
+            lines.append(
+                Text(
+                    "★ best" if width >= 6 else "★",
+                    style=self.get_component_rich_style("cell--best"),
+                    justify="center",
+                )
+            )
+        if height < len(lines):
+            lines = lines[1:] if self.verdict is not None or self.hint else lines
+            lines = lines[: max(height, 1)]
+        return Text("\n", justify="center").join(lines)
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        self.post_message(self.Selected(self.index))

@@ -1,0 +1,122 @@
+"""A segmented control: one of a few options, picked by click or arrow keys."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.events import Click
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+
+class Choice(Widget, can_focus=True):
+    """Options in a row, one selected. Posts `Choice.Changed` when the user picks one.
+
+    Setting `value` from code does not post a message, so a parent can mirror
+    its state into the control without hearing its own echo.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "step(-1)", "Previous", show=False),
+        Binding("right", "step(1)", "Next", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    Choice {
+        height: 1;
+        width: 1fr;
+        background: $surface;
+    }
+    Choice:focus {
+        background: $surface-lighten-1;
+    }
+    Choice > .choice--selected {
+        background: $primary;
+        color: $text;
+        text-style: bold;
+    }
+    Choice:focus > .choice--selected {
+        background: $accent;
+    }
+    Choice > .choice--option {
+        color: $text-muted;
+    }
+    Choice:disabled > .choice--selected {
+        background: $panel;
+    }
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"choice--selected", "choice--option"}
+
+    value: reactive[str] = reactive("")
+    """The selected option's value."""
+
+    class Changed(Message):
+        """The user picked an option."""
+
+        def __init__(self, choice: Choice, value: str) -> None:
+            self.choice = choice
+            """The control that changed."""
+            self.value = value
+            """The value now selected."""
+            super().__init__()
+
+        @property
+        def control(self) -> Choice:
+            """The control that changed (for `@on` selectors)."""
+            return self.choice
+
+    def __init__(
+        self,
+        options: Sequence[tuple[str, str]],
+        value: str,
+        *,
+        id: str | None = None,  # noqa: A002
+        tooltip: str | None = None,
+    ) -> None:
+        """Options are (value, label) pairs."""
+        super().__init__(id=id)
+        self.options = list(options)
+        """The (value, label) pairs, in display order."""
+        self.set_reactive(Choice.value, value)
+        if tooltip:
+            self.tooltip = tooltip
+
+    def _spans(self) -> list[tuple[int, int]]:
+        """Each option's start and end column."""
+        width = max(self.content_size.width, 1)
+        count = len(self.options)
+        edges = [round(i * width / count) for i in range(count + 1)]
+        return list(zip(edges, edges[1:], strict=False))
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="crop")
+        for (value, label), (start, end) in zip(self.options, self._spans(), strict=True):
+            width = end - start
+            shown = label if len(label) <= width else label[: max(width, 1)]
+            part = "choice--selected" if value == self.value else "choice--option"
+            text.append(shown.center(width), style=self.get_component_rich_style(part))
+        return text
+
+    def _pick(self, index: int) -> None:
+        value = self.options[index][0]
+        if value != self.value:
+            self.value = value
+            self.post_message(self.Changed(self, value))
+
+    def action_step(self, delta: int) -> None:
+        """Select the previous or next option, wrapping round."""
+        values = [value for value, _ in self.options]
+        index = values.index(self.value) if self.value in values else 0
+        self._pick((index + delta) % len(values))
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        for index, (start, end) in enumerate(self._spans()):
+            if start <= event.x < end:
+                self._pick(index)
+                return
