@@ -1,0 +1,410 @@
+"""Benchmark the engine against the naive minimax of the tutorials, in one run.
+
+``python -m ttt_tui.bench`` times, on this machine and in this run:
+
+- the baseline: the plain recursive minimax of the classic tutorial articles
+  (no memo, no pruning) choosing the first move on an empty 3x3 board;
+- ``analyze(Board.empty())`` in a fresh process (cold memo), and the import of
+  ``ttt_tui.engine`` in that process;
+- ``analyze`` and a Hard ``choose_move`` once the memo is populated (warm).
+
+Every figure is a median over repeated runs and is quoted as a ratio to the
+baseline measured alongside it. Pure Python: no Textual, no Rich.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+import timeit
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ttt_tui.engine import Board, Difficulty, analyze, choose_move
+
+Seconds = float
+"""A duration in seconds."""
+
+REFERENCE_COMPILED_NAIVE: Seconds = 0.034
+"""The same naive search compiled (Rust), as reported elsewhere. Not measured here."""
+
+REFERENCE_CPYTHON_NAIVE: Seconds = 0.8
+"""The reference CPython timing of the naive search. Not measured here."""
+
+NAIVE_EMPTY_BOARD_NODES = 549_945
+"""Calls of the tutorial's ``minimax`` when it picks the first move.
+
+That is every position after the first move, down to the ends of the games:
+the root is scored by the move loop in ``find_best_move``, not by a
+``minimax`` call. With the root the complete game tree has 549,946 nodes.
+"""
+
+WARM_POSITION = "X...O...X"
+"""O to move against two corners: the trap where only an edge holds the draw."""
+
+_LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+_EMPTY = "_"
+
+_COLD_SCRIPT = """\
+import json, time
+start = time.perf_counter()
+from ttt_tui.engine import Board, analyze
+imported = time.perf_counter()
+analyze(Board.empty())
+done = time.perf_counter()
+print(json.dumps({"import": imported - start, "analyze": done - imported}))
+"""
+
+
+# The naive baseline. It follows the tutorials (GeeksforGeeks, "Finding optimal
+# move in Tic-Tac-Toe using Minimax"): a list of characters, evaluate() scans
+# all eight lines, +10/-10 adjusted by depth, and the search recurses into
+# every move with no memo and no pruning. The one addition is the node counter.
+
+
+@dataclass(slots=True)
+class NaiveResult:
+    """What the naive search found and how many positions it visited."""
+
+    move: int
+    """The first best move, a cell index in reading order."""
+    score: int
+    """Its tutorial score: 10 - depth for a win, depth - 10 for a loss, 0 a draw."""
+    nodes: int
+    """Calls of ``minimax``: every position below the root that was visited."""
+
+
+class _Counter:
+    __slots__ = ("nodes",)
+
+    def __init__(self) -> None:
+        self.nodes = 0
+
+
+def _evaluate(board: list[str], player: str, opponent: str) -> int:
+    for a, b, c in _LINES:
+        if board[a] == board[b] == board[c]:
+            if board[a] == player:
+                return 10
+            if board[a] == opponent:
+                return -10
+    return 0
+
+
+def _is_moves_left(board: list[str]) -> bool:
+    return any(cell == _EMPTY for cell in board)
+
+
+def _minimax(
+    board: list[str], depth: int, is_max: bool, player: str, opponent: str, counter: _Counter
+) -> int:
+    counter.nodes += 1
+    score = _evaluate(board, player, opponent)
+    if score == 10:
+        return score - depth
+    if score == -10:
+        return score + depth
+    if not _is_moves_left(board):
+        return 0
+    if is_max:
+        best = -1000
+        for i in range(9):
+            if board[i] == _EMPTY:
+                board[i] = player
+                best = max(best, _minimax(board, depth + 1, False, player, opponent, counter))
+                board[i] = _EMPTY
+        return best
+    best = 1000
+    for i in range(9):
+        if board[i] == _EMPTY:
+            board[i] = opponent
+            best = min(best, _minimax(board, depth + 1, True, player, opponent, counter))
+            board[i] = _EMPTY
+    return best
+
+
+def naive_best_move(board: Board) -> NaiveResult:
+    """The tutorial's ``find_best_move`` for the side to move on a 3x3 board.
+
+    Counts one node per ``minimax`` call, so the root, which the move loop
+    here scores, is not counted: 549,945 nodes for the empty board.
+    """
+    if board.n != 3 or board.k != 3:
+        raise ValueError(f"expected a 3x3 board, got {board.n}x{board.n}")
+    if board.is_game_over():
+        raise ValueError(f"expected a game in progress, got {board.status.value}")
+    player, opponent = board.to_move.value, board.to_move.other.value
+    cells = [mark.value if (mark := board[c]) else _EMPTY for c in range(9)]
+    counter = _Counter()
+    best_score, best_move = -1000, -1
+    for i in range(9):
+        if cells[i] == _EMPTY:
+            cells[i] = player
+            score = _minimax(cells, 0, False, player, opponent, counter)
+            cells[i] = _EMPTY
+            if score > best_score:
+                best_score, best_move = score, i
+    return NaiveResult(best_move, best_score, counter.nodes)
+
+
+# Measurements.
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One measured row of the table."""
+
+    name: str
+    """What was timed."""
+    median: Seconds
+    """The median time of one call."""
+    runs: str
+    """How the median was taken, e.g. ``15 processes``."""
+    compare: bool = True
+    """Whether a ratio to the naive baseline means anything for this row."""
+
+
+def time_naive(runs: int) -> tuple[list[Seconds], NaiveResult]:
+    """Time the naive search on the empty board ``runs`` times."""
+    times: list[Seconds] = []
+    result = NaiveResult(-1, 0, 0)
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = naive_best_move(Board.empty())
+        times.append(time.perf_counter() - start)
+    return times, result
+
+
+def _child_env() -> dict[str, str]:
+    # The child must import this checkout even if the package is not installed.
+    root = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return env
+
+
+def time_cold(runs: int) -> list[tuple[Seconds, Seconds]]:
+    """``(import, analyze)`` seconds from ``runs`` fresh interpreter processes."""
+    env = _child_env()
+
+    def one() -> tuple[Seconds, Seconds]:
+        out = subprocess.run(
+            [sys.executable, "-c", _COLD_SCRIPT],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        data = json.loads(out)
+        return float(data["import"]), float(data["analyze"])
+
+    one()  # Not counted: lets the first timed process find .pyc files written.
+    return [one() for _ in range(runs)]
+
+
+def time_warm(func: Callable[[], object], repeat: int, target: Seconds) -> tuple[Seconds, int]:
+    """Median seconds per call over ``repeat`` timeit runs, and loops per run.
+
+    Loops per run are chosen so that one run lasts about ``target`` seconds.
+    """
+    timer = timeit.Timer(func)
+    number = 1
+    while True:
+        elapsed = timer.timeit(number)
+        if elapsed >= target:
+            break
+        number = max(number * 2, int(number * target / max(elapsed, 1e-9) * 1.1))
+    runs = timer.repeat(repeat=repeat, number=number)
+    return statistics.median(runs) / number, number
+
+
+def format_time(seconds: Seconds) -> str:
+    """A duration in s, ms or µs with three significant figures."""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{_sig3(seconds / scale)} {unit}"
+    return f"{_sig3(seconds / 1e-6)} µs"
+
+
+def _sig3(value: float) -> str:
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    return f"{value:.2f}"
+
+
+def format_ratio(baseline: Seconds, seconds: Seconds) -> str:
+    """How many times faster than the baseline, e.g. ``143x faster``."""
+    ratio = baseline / seconds
+    if seconds == baseline:
+        return "1x (baseline)"
+    if ratio >= 1:
+        return f"{_ratio_digits(ratio)}x faster"
+    return f"{_ratio_digits(1 / ratio)}x slower"
+
+
+def _ratio_digits(ratio: float) -> str:
+    # Three significant figures: the run-to-run noise is larger than that.
+    if ratio < 10:
+        return f"{ratio:.1f}"
+    digits = len(str(int(ratio)))
+    return f"{round(ratio, 3 - digits):,.0f}"
+
+
+def render_table(naive: Seconds, rows: Sequence[Figure]) -> str:
+    """A Markdown table: each figure's median and its ratio to the naive search."""
+    header = ("what", "median", "runs", "vs naive minimax in this run")
+    body = [
+        (
+            row.name,
+            format_time(row.median),
+            row.runs,
+            format_ratio(naive, row.median) if row.compare else "(not a search)",
+        )
+        for row in rows
+    ]
+    body.append(
+        (
+            "naive minimax compiled (Rust), first move",
+            format_time(REFERENCE_COMPILED_NAIVE),
+            "reference figure",
+            "not measured here",
+        )
+    )
+    widths = [max(len(r[i]) for r in (header, *body)) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        padded = [
+            cell.rjust(w) if i == 1 else cell.ljust(w)
+            for i, (cell, w) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "| " + " | ".join(padded) + " |"
+
+    rule = (
+        "|"
+        + "|".join("-" * (w + 1) + ":" if i == 1 else "-" * (w + 2) for i, w in enumerate(widths))
+        + "|"
+    )
+    return "\n".join([line(header), rule, *(line(r) for r in body)])
+
+
+def _plural(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser for ``python -m ttt_tui.bench``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m ttt_tui.bench",
+        description=(
+            "Time the engine against the tutorials' naive minimax in the same run"
+            " and print medians with ratios."
+        ),
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        metavar="N",
+        help="fresh processes for the cold figures and timeit repeats for the"
+        " warm ones (default: 15, or 3 with --quick)",
+    )
+    parser.add_argument(
+        "--naive-runs",
+        type=int,
+        metavar="N",
+        help="runs of the naive search (default: 5, or 1 with --quick)",
+    )
+    parser.add_argument("--quick", action="store_true", help="fewer and shorter runs, for tests")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and print the table; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    repeat: int = args.repeat if args.repeat is not None else 3 if args.quick else 15
+    naive_runs: int = args.naive_runs if args.naive_runs is not None else 1 if args.quick else 5
+    if repeat < 1 or naive_runs < 1:
+        parser.error(f"expected at least 1 run, got --repeat {repeat} --naive-runs {naive_runs}")
+    target = 0.05 if args.quick else 0.2
+
+    print(
+        f"ttt-tui engine benchmark: {platform.python_implementation()}"
+        f" {platform.python_version()} on {platform.system()} {platform.machine()};"
+        " all figures are medians."
+    )
+    naive_times, naive = time_naive(naive_runs)
+    naive_median = statistics.median(naive_times)
+    print(
+        "Baseline: the tutorials' naive minimax (no memo, no pruning) picks the first\n"
+        f"move on an empty 3x3 board: move {naive.move}, score {naive.score},"
+        f" {naive.nodes:,} nodes visited.\n"
+        "Nodes counted: every minimax() call, i.e. every position below the root; the\n"
+        "root is scored by find_best_move's loop. With the root the game tree has"
+        f" {naive.nodes + 1:,}."
+    )
+
+    cold = time_cold(repeat)
+    warm_board = Board.parse(WARM_POSITION)
+    rng = random.Random(0)
+    analyze(Board.empty())  # Populates the memo: the warm figures start here.
+    warm_analyze, analyze_loops = time_warm(lambda: analyze(Board.empty()), repeat, target)
+    warm_choose, choose_loops = time_warm(
+        lambda: choose_move(warm_board, Difficulty.HARD, rng), repeat, target
+    )
+
+    rows = [
+        Figure(
+            "naive minimax, first move on empty board", naive_median, _plural(naive_runs, "run")
+        ),
+        Figure(
+            "cold analyze(empty), fresh process",
+            statistics.median(a for _, a in cold),
+            _plural(repeat, "process", "processes"),
+        ),
+        Figure(
+            "cold import ttt_tui.engine, fresh process",
+            statistics.median(i for i, _ in cold),
+            _plural(repeat, "process", "processes"),
+            compare=False,
+        ),
+        Figure(
+            "cold import + analyze(empty), fresh process",
+            statistics.median(i + a for i, a in cold),
+            _plural(repeat, "process", "processes"),
+        ),
+        Figure(
+            "warm analyze(empty), memo populated",
+            warm_analyze,
+            f"{repeat} x {analyze_loops:,} loops",
+        ),
+        Figure(
+            f"warm choose_move({WARM_POSITION}, HARD)",
+            warm_choose,
+            f"{repeat} x {choose_loops:,} loops",
+        ),
+    ]
+    print()
+    print(render_table(naive_median, rows))
+    print()
+    print(
+        "References, not measured here: the naive search takes about"
+        f" {format_time(REFERENCE_CPYTHON_NAIVE)} in CPython\n"
+        f"and {format_time(REFERENCE_COMPILED_NAIVE)} compiled (Rust) on the machine"
+        " they were quoted from. Only the\nratios to the naive run above compare"
+        " like with like."
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
