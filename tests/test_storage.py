@@ -1,0 +1,880 @@
+"""Settings, stats and game records on disk: round trips, damage, failures and kills."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+import pytest
+
+from ttt_tui import storage
+from ttt_tui.engine import Difficulty, Player, Status
+from ttt_tui.game import Mode
+from ttt_tui.storage import (
+    GameRecord,
+    Result,
+    Settings,
+    Stats,
+    Store,
+    default_data_dir,
+    stats_entry,
+    stats_key,
+    stats_outcome,
+)
+
+T0 = datetime(2026, 11, 22, 6, 15, tzinfo=UTC)
+EASY, MEDIUM, HARD = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
+DATA_FILES = {"settings.json", "stats.json", "games.jsonl"}
+TEMP_NAME = re.compile(r"^\.(settings\.json|stats\.json|games\.jsonl)\.\d+\.[0-9a-f]+\.tmp$")
+
+
+def vs_ai(
+    result: Result, mark: Player = Player.X, level: Difficulty = HARD, **extra: Any
+) -> GameRecord:
+    """A You-vs-AI record with the computer at ``level`` on the other side."""
+    return GameRecord(
+        started=T0,
+        ended=T0 + timedelta(seconds=42),
+        mode=Mode.HUMAN_VS_AI,
+        x_difficulty=None if mark is Player.X else level,
+        o_difficulty=level if mark is Player.X else None,
+        human_mark=mark,
+        moves=(4, 0, 8, 2, 6),
+        result=result,
+        **extra,
+    )
+
+
+def two_players(result: Result) -> GameRecord:
+    return GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, None, (0, 3, 1, 4, 2), result)
+
+
+def ai_vs_ai(result: Result, x: Difficulty = EASY, o: Difficulty = HARD) -> GameRecord:
+    return GameRecord(T0, T0, Mode.AI_VS_AI, x, o, None, (4, 0), result)
+
+
+def snapshot(directory: Path) -> dict[str, bytes]:
+    """Every file in ``directory`` by name, with its bytes."""
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir()) if p.is_file()}
+
+
+def read_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+# Round trips and defaults -------------------------------------------------------
+
+
+def test_defaults_when_nothing_is_saved_and_loading_writes_nothing(data: Path) -> None:
+    store = Store(data)
+
+    assert store.load_settings() == Settings()
+    assert Settings() == Settings(MEDIUM, MEDIUM, MEDIUM, Player.X, Mode.HUMAN_VS_AI,
+                                  False, False, "textual-dark")  # fmt: skip
+    assert store.load_stats() == Stats()
+    assert store.load_games() == []
+    assert store.take_notices() == []
+    assert store.saving is True
+    assert list(data.iterdir()) == []
+
+
+def test_settings_round_trip_through_a_new_store(data: Path) -> None:
+    chosen = Settings(
+        difficulty=HARD,
+        ai_x_difficulty=EASY,
+        ai_o_difficulty=HARD,
+        mark=Player.O,
+        mode=Mode.AI_VS_AI,
+        alternate_start=True,
+        coach=True,
+        theme="gruvbox",
+    )
+    Store(data).save_settings(chosen)
+
+    assert read_json(data / "settings.json") == {
+        "version": 1,
+        "difficulty": "hard",
+        "ai_x_difficulty": "easy",
+        "ai_o_difficulty": "hard",
+        "mark": "O",
+        "mode": "ai_vs_ai",
+        "alternate_start": True,
+        "coach": True,
+        "theme": "gruvbox",
+    }
+    store = Store(data)
+    assert store.load_settings() == chosen
+    assert store.take_notices() == []
+
+
+def test_settings_missing_keys_take_defaults(data: Path) -> None:
+    data.mkdir()
+    (data / "settings.json").write_text('{"version": 1, "coach": true}')
+
+    store = Store(data)
+    assert store.load_settings() == Settings(coach=True)
+    assert store.take_notices() == []
+
+
+def test_games_and_stats_round_trip(data: Path) -> None:
+    store = Store(data)
+    records = [
+        vs_ai(Result.X_WON, Player.X, HARD, undo_used=True, hints_used=3),
+        vs_ai(Result.X_WON, Player.O, EASY),
+        vs_ai(Result.DRAW, Player.O, EASY),
+        vs_ai(Result.ABANDONED, Player.X, HARD),
+        two_players(Result.O_WON),
+        ai_vs_ai(Result.DRAW, EASY, HARD),
+        ai_vs_ai(Result.X_WON, HARD, HARD),
+    ]
+    for record in records:
+        store.record_game(record)
+
+    lines = (data / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == len(records)
+    first = json.loads(lines[0])
+    assert first == {
+        "version": 1,
+        "started": "2026-11-22T06:15:00+00:00",
+        "ended": "2026-11-22T06:15:42+00:00",
+        "mode": "human_vs_ai",
+        "x_difficulty": None,
+        "o_difficulty": "hard",
+        "human_mark": "X",
+        "moves": [4, 0, 8, 2, 6],
+        "result": "x_won",
+        "undo_used": True,
+        "hints_used": 3,
+    }
+    assert datetime.fromisoformat(first["started"]).tzinfo is not None
+    assert [json.loads(line)["result"] for line in lines] == [r.result.value for r in records]
+
+    assert read_json(data / "stats.json") == {
+        "version": 1,
+        "counts": {
+            "human_vs_ai/easy": {"win": 0, "draw": 1, "loss": 1},
+            "human_vs_ai/hard": {"win": 1, "draw": 0, "loss": 0},
+            "two_players": {"x_won": 0, "o_won": 1, "draw": 0},
+            "ai_vs_ai/easy-hard": {"x_won": 0, "o_won": 0, "draw": 1},
+            "ai_vs_ai/hard-hard": {"x_won": 1, "o_won": 0, "draw": 0},
+        },
+    }
+
+    fresh = Store(data)
+    assert fresh.load_games() == records
+    assert fresh.load_stats() == store.load_stats()
+    assert fresh.take_notices() == []
+
+
+def test_game_record_json_round_trip_keeps_time_zone() -> None:
+    plus_two = timezone(timedelta(hours=2))
+    record = GameRecord(
+        started=datetime(2026, 1, 2, 3, 4, 5, 678, tzinfo=plus_two),
+        ended=datetime(2026, 1, 2, 3, 9, tzinfo=plus_two),
+        mode=Mode.AI_VS_AI,
+        x_difficulty=MEDIUM,
+        o_difficulty=EASY,
+        human_mark=None,
+        moves=(0, 1, 2),
+        result=Result.ABANDONED,
+    )
+    line = record.to_json()
+    assert "\n" not in line
+    assert json.loads(line)["started"] == "2026-01-02T03:04:05.000678+02:00"
+    assert GameRecord.from_json(line) == record
+
+
+def test_reset_stats_keeps_games(data: Path) -> None:
+    store = Store(data)
+    store.record_game(vs_ai(Result.X_WON))
+    store.reset_stats()
+
+    assert read_json(data / "stats.json") == {"version": 1, "counts": {}}
+    assert store.load_stats() == Stats()
+    assert Store(data).load_games() == [vs_ai(Result.X_WON)]
+
+
+def test_record_game_accepts_explicit_key_and_outcome(data: Path) -> None:
+    store = Store(data)
+    store.record_game(two_players(Result.DRAW), "two_players", "draw")
+    store.record_game(vs_ai(Result.ABANDONED), "human_vs_ai/hard", "loss")
+
+    assert store.load_stats().counts == {"two_players": {"x_won": 0, "o_won": 0, "draw": 1}}
+    with pytest.raises(ValueError, match="expected one of win, draw, loss"):
+        store.record_game(vs_ai(Result.X_WON), "human_vs_ai/hard", "x_won")
+
+
+# Stats helpers -------------------------------------------------------------------
+
+
+def test_stats_keys() -> None:
+    assert stats_key(Mode.HUMAN_VS_AI, difficulty=HARD) == "human_vs_ai/hard"
+    assert stats_key(Mode.TWO_PLAYERS) == "two_players"
+    both = stats_key(Mode.AI_VS_AI, x_difficulty=EASY, o_difficulty=MEDIUM)
+    assert both == "ai_vs_ai/easy-medium"
+    with pytest.raises(ValueError):
+        stats_key(Mode.HUMAN_VS_AI)
+    with pytest.raises(ValueError):
+        stats_key(Mode.AI_VS_AI, x_difficulty=EASY)
+
+
+@pytest.mark.parametrize(
+    ("result", "mark", "expected"),
+    [
+        (Result.X_WON, Player.X, "win"),
+        (Result.O_WON, Player.X, "loss"),
+        (Result.X_WON, Player.O, "loss"),
+        (Result.O_WON, Player.O, "win"),
+        (Result.DRAW, Player.O, "draw"),
+        (Result.X_WON, None, "x_won"),
+        (Result.O_WON, None, "o_won"),
+        (Result.DRAW, None, "draw"),
+        (Result.ABANDONED, Player.X, None),
+        (Result.ABANDONED, None, None),
+    ],
+)
+def test_stats_outcome(result: Result, mark: Player | None, expected: str | None) -> None:
+    assert stats_outcome(result, mark) == expected
+
+
+def test_stats_entry_uses_the_computers_difficulty() -> None:
+    assert stats_entry(vs_ai(Result.O_WON, Player.O, EASY)) == ("human_vs_ai/easy", "win")
+    assert stats_entry(ai_vs_ai(Result.O_WON, HARD, EASY)) == ("ai_vs_ai/hard-easy", "o_won")
+    assert stats_entry(vs_ai(Result.ABANDONED)) is None
+
+
+def test_result_from_status() -> None:
+    assert Result.from_status(Status.IN_PROGRESS) is Result.ABANDONED
+    assert Result.from_status(Status.X_WON) is Result.X_WON
+    assert Result.from_status(Status.O_WON) is Result.O_WON
+    assert Result.from_status(Status.DRAW) is Result.DRAW
+
+
+def test_stats_record_is_a_copy_and_checks_outcomes() -> None:
+    empty = Stats()
+    one = empty.record("two_players", "x_won")
+    assert empty.count("two_players", "x_won") == 0
+    assert one.count("two_players", "x_won") == 1
+    assert one.record("two_players", "x_won").count("two_players", "x_won") == 2
+    with pytest.raises(ValueError):
+        empty.record("two_players", "win")
+    with pytest.raises(ValueError):
+        empty.record("human_vs_ai/impossible", "win")
+
+
+def test_stats_rows_are_ordered_for_the_screen() -> None:
+    stats = (
+        Stats()
+        .record("ai_vs_ai/hard-easy", "x_won")
+        .record("ai_vs_ai/easy-hard", "o_won")
+        .record("two_players", "draw")
+        .record("human_vs_ai/hard", "loss")
+        .record("human_vs_ai/hard", "win")
+        .record("human_vs_ai/easy", "win")
+    )
+    rows = stats.rows()
+    assert [row.key for row in rows] == [
+        "human_vs_ai/easy",
+        "human_vs_ai/hard",
+        "two_players",
+        "ai_vs_ai/easy-hard",
+        "ai_vs_ai/hard-easy",
+    ]
+    hard = rows[1]
+    assert hard.mode is Mode.HUMAN_VS_AI
+    assert hard.difficulties == (HARD,)
+    assert hard.counts == (("win", 1), ("draw", 0), ("loss", 1))
+    assert hard.total == 2
+    assert rows[3].difficulties == (EASY, HARD)
+    assert rows[3].count("o_won") == 1
+
+    blank = Stats().rows(include_empty=True)
+    assert [row.key for row in blank] == [
+        "human_vs_ai/easy",
+        "human_vs_ai/medium",
+        "human_vs_ai/hard",
+        "two_players",
+    ]
+    assert all(row.total == 0 for row in blank)
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: GameRecord(T0.replace(tzinfo=None), T0, Mode.TWO_PLAYERS, None, None, None, (),
+                           Result.DRAW),
+        lambda: GameRecord(T0, T0, Mode.HUMAN_VS_AI, None, HARD, None, (), Result.DRAW),
+        lambda: GameRecord(T0, T0, Mode.HUMAN_VS_AI, HARD, HARD, Player.X, (), Result.DRAW),
+        lambda: GameRecord(T0, T0, Mode.HUMAN_VS_AI, None, HARD, Player.O, (), Result.DRAW),
+        lambda: GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, Player.X, (), Result.DRAW),
+        lambda: GameRecord(T0, T0, Mode.AI_VS_AI, HARD, None, None, (), Result.DRAW),
+        lambda: GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, None, (1, 1), Result.DRAW),
+        lambda: GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, None, (-1,), Result.DRAW),
+        lambda: GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, None, (), Result.DRAW,
+                           hints_used=-1),
+    ],
+)  # fmt: skip
+def test_game_record_rejects_inconsistent_games(build: Callable[[], GameRecord]) -> None:
+    with pytest.raises(ValueError):
+        build()
+
+
+# Damaged files ---------------------------------------------------------------------
+
+DAMAGED = {
+    "truncated": b'{"version": 1, "difficulty": "ha',
+    "empty": b"",
+    "whitespace": b"  \n",
+    "list": b'[{"version": 1}]',
+    "null": b"null",
+    "no version": b'{"difficulty": 5}',
+    "old version": b'{"version": 0}',
+    "version as text": b'{"version": "1"}',
+    "not utf-8": b'{"version": 1, "theme": "\xff\xfe"}',
+    "binary junk": bytes(range(256)),
+}
+
+SETTINGS_DAMAGE = {
+    **DAMAGED,
+    "wrong type": b'{"version": 1, "difficulty": 5}',
+    "unknown difficulty": b'{"version": 1, "difficulty": "impossible"}',
+    "unknown mark": b'{"version": 1, "mark": "Z"}',
+    "unknown mode": b'{"version": 1, "mode": "online"}',
+    "bool as string": b'{"version": 1, "coach": "yes"}',
+    "empty theme": b'{"version": 1, "theme": ""}',
+}
+
+STATS_DAMAGE = {
+    **DAMAGED,
+    "counts not object": b'{"version": 1, "counts": []}',
+    "unknown key": b'{"version": 1, "counts": {"human_vs_ai/impossible": {"win": 1}}}',
+    "unknown outcome": b'{"version": 1, "counts": {"two_players": {"win": 1}}}',
+    "negative count": b'{"version": 1, "counts": {"two_players": {"draw": -1}}}',
+    "bool count": b'{"version": 1, "counts": {"two_players": {"draw": true}}}',
+    "float count": b'{"version": 1, "counts": {"two_players": {"draw": 1.5}}}',
+}
+
+
+def seed_all(data: Path) -> dict[str, bytes]:
+    """Valid versions of all three files, as a baseline for "untouched"."""
+    store = Store(data)
+    store.save_settings(Settings(difficulty=HARD))
+    store.record_game(vs_ai(Result.X_WON))
+    return snapshot(data)
+
+
+def assert_moved_aside(data: Path, name: str, content: bytes, notices: list[str]) -> Path:
+    """The damaged file sits at NAME.corrupt-<timestamp>, byte for byte; the notice says so."""
+    aside = [p for p in data.iterdir() if p.name.startswith(f"{name}.corrupt-")]
+    assert len(aside) == 1, sorted(p.name for p in data.iterdir())
+    assert re.fullmatch(re.escape(name) + r"\.corrupt-\d{8}T\d{6}Z(-\d+)?", aside[0].name)
+    assert aside[0].read_bytes() == content
+    assert len(notices) == 1, notices
+    assert notices[0].startswith(f"{name} was unreadable")
+    assert f"moved it to {aside[0].name} and started with defaults" in notices[0]
+    return aside[0]
+
+
+@pytest.mark.parametrize("content", SETTINGS_DAMAGE.values(), ids=SETTINGS_DAMAGE.keys())
+def test_damaged_settings_are_moved_aside(data: Path, content: bytes) -> None:
+    before = seed_all(data)
+    (data / "settings.json").write_bytes(content)
+
+    store = Store(data)
+    assert store.load_settings() == Settings()
+    assert_moved_aside(data, "settings.json", content, store.take_notices())
+    assert not (data / "settings.json").exists()
+    assert snapshot(data)["stats.json"] == before["stats.json"]
+    assert snapshot(data)["games.jsonl"] == before["games.jsonl"]
+    assert store.load_stats().count("human_vs_ai/hard", "win") == 1
+
+    store.save_settings(Settings(coach=True))
+    assert Store(data).load_settings() == Settings(coach=True)
+    assert store.saving is True
+
+
+@pytest.mark.parametrize("content", STATS_DAMAGE.values(), ids=STATS_DAMAGE.keys())
+def test_damaged_stats_are_moved_aside(data: Path, content: bytes) -> None:
+    before = seed_all(data)
+    (data / "stats.json").write_bytes(content)
+
+    store = Store(data)
+    assert store.load_stats() == Stats()
+    assert_moved_aside(data, "stats.json", content, store.take_notices())
+    assert snapshot(data)["settings.json"] == before["settings.json"]
+    assert snapshot(data)["games.jsonl"] == before["games.jsonl"]
+
+    store.record_game(two_players(Result.DRAW))
+    assert read_json(data / "stats.json")["counts"] == {
+        "two_players": {"x_won": 0, "o_won": 0, "draw": 1}
+    }
+
+
+def test_damaged_stats_found_while_recording_are_moved_aside(data: Path) -> None:
+    store = Store(data)
+    store.record_game(two_players(Result.DRAW))
+    (data / "stats.json").write_bytes(b'{"version": 1, "counts": {"two_players": {"dr')
+
+    store.record_game(two_players(Result.X_WON))
+
+    assert_moved_aside(data, "stats.json", b'{"version": 1, "counts": {"two_players": {"dr',
+                       store.take_notices())  # fmt: skip
+    assert read_json(data / "stats.json")["counts"]["two_players"]["x_won"] == 1
+    assert len(Store(data).load_games()) == 2
+
+
+def test_damaged_game_lines_are_moved_aside_and_the_good_ones_kept(data: Path) -> None:
+    store = Store(data)
+    store.record_game(vs_ai(Result.X_WON))
+    store.record_game(two_players(Result.DRAW))
+    good = (data / "games.jsonl").read_bytes()
+    damaged = (
+        good
+        + b'{"version": 1, "mode": "two_players"}\n'  # missing fields
+        + b'{"version": 1, "started": "2026-11-22T06:15:00+00:00", "ended": "x"}\n'
+        + b"\xff\xfe\n"
+        + b'{"version": 1, "started": "2026-11-2'  # torn last line
+    )
+    (data / "games.jsonl").write_bytes(damaged)
+    stats_before = (data / "stats.json").read_bytes()
+
+    store = Store(data)
+    assert store.load_games() == [vs_ai(Result.X_WON), two_players(Result.DRAW)]
+    notices = store.take_notices()
+    assert len(notices) == 1
+    assert re.fullmatch(
+        r"games\.jsonl had 4 unreadable lines \(line 3: missing started\); moved it to "
+        r"games\.jsonl\.corrupt-\d{8}T\d{6}Z and kept the 2 readable games\.",
+        notices[0],
+    ), notices[0]
+    [aside] = data.glob("games.jsonl.corrupt-*")
+    assert aside.read_bytes() == damaged
+    assert (data / "games.jsonl").read_bytes() == good
+    assert (data / "stats.json").read_bytes() == stats_before
+
+    store.record_game(ai_vs_ai(Result.DRAW))
+    assert len(Store(data).load_games()) == 3
+    assert store.take_notices() == []
+
+
+def test_damaged_games_found_while_recording(data: Path) -> None:
+    data.mkdir()
+    (data / "games.jsonl").write_bytes(b"[]\n")
+
+    store = Store(data)
+    store.record_game(two_players(Result.DRAW))
+
+    notices = store.take_notices()
+    assert len(notices) == 1 and "kept the 0 readable games" in notices[0]
+    assert Store(data).load_games() == [two_players(Result.DRAW)]
+
+
+def test_empty_games_file_is_just_no_games(data: Path) -> None:
+    data.mkdir()
+    (data / "games.jsonl").write_bytes(b"")
+
+    store = Store(data)
+    assert store.load_games() == []
+    assert store.take_notices() == []
+
+
+def test_corrupt_names_are_unique_within_one_second(
+    data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(storage, "_utcnow", lambda: T0)
+    data.mkdir()
+    for content in (b"one", b"two", b"three"):
+        (data / "settings.json").write_bytes(content)
+        store = Store(data)
+        store.load_settings()
+        assert len(store.take_notices()) == 1
+
+    assert snapshot(data) == {
+        "settings.json.corrupt-20261122T061500Z": b"one",
+        "settings.json.corrupt-20261122T061500Z-2": b"two",
+        "settings.json.corrupt-20261122T061500Z-3": b"three",
+    }
+
+
+# Files from a newer ttt-tui --------------------------------------------------------
+
+
+def test_newer_settings_are_left_alone(data: Path) -> None:
+    data.mkdir()
+    newer = b'{"version": 2, "difficulty": "grandmaster", "mark": "X"}'
+    (data / "settings.json").write_bytes(newer)
+
+    store = Store(data)
+    assert store.load_settings() == Settings()
+    assert store.take_notices() == [
+        "settings.json was written by a newer ttt-tui (format version 2); left it untouched"
+        " and will not save to it this session, using defaults instead."
+    ]
+    store.save_settings(Settings(difficulty=HARD))
+    store.record_game(vs_ai(Result.O_WON))
+
+    assert (data / "settings.json").read_bytes() == newer
+    assert sorted(p.name for p in data.iterdir()) == ["games.jsonl", "settings.json", "stats.json"]
+    assert store.load_settings() == Settings(difficulty=HARD)  # kept in memory
+    assert store.saving is True
+    assert store.take_notices() == []
+
+
+def test_newer_stats_are_left_alone_but_games_still_recorded(data: Path) -> None:
+    data.mkdir()
+    newer = b'{"version": 7, "counts": {"online": {}}}'
+    (data / "stats.json").write_bytes(newer)
+
+    store = Store(data)
+    store.record_game(two_players(Result.X_WON))
+    store.reset_stats()
+    store.record_game(two_players(Result.O_WON))
+
+    assert (data / "stats.json").read_bytes() == newer
+    [notice] = store.take_notices()
+    assert notice.startswith("stats.json was written by a newer ttt-tui (format version 7)")
+    assert store.load_stats().counts == {"two_players": {"x_won": 0, "o_won": 1, "draw": 0}}
+    assert len(Store(data).load_games()) == 2
+
+
+def test_newer_game_lines_freeze_the_games_file(data: Path) -> None:
+    store = Store(data)
+    store.record_game(two_players(Result.DRAW))
+    with (data / "games.jsonl").open("ab") as games:
+        games.write(b'{"version": 2, "board": "4x4"}\n')
+    before = (data / "games.jsonl").read_bytes()
+
+    store = Store(data)
+    store.record_game(two_players(Result.X_WON))
+
+    assert (data / "games.jsonl").read_bytes() == before
+    assert list(data.glob("*.corrupt-*")) == []
+    [notice] = store.take_notices()
+    assert notice.startswith("games.jsonl was written by a newer ttt-tui (format version 2)")
+    assert store.load_games() == [two_players(Result.X_WON)]
+    assert read_json(data / "stats.json")["counts"]["two_players"] == {
+        "x_won": 1, "o_won": 0, "draw": 1
+    }  # fmt: skip
+
+
+# Directories and disks that refuse ---------------------------------------------------
+
+SAVING_OFF = re.compile(
+    r"Could not (create|read|write|move aside) .+ \((?P<reason>.+)\)\. Saving is off for this"
+    r" session; settings, stats and games are kept in memory until you quit\."
+)
+
+
+def reason(notice: str) -> str:
+    """The OS's reason in a saving-off notice; fails if the notice is not one."""
+    match = SAVING_OFF.fullmatch(notice)
+    assert match is not None, notice
+    return match["reason"]
+
+
+def assert_works_in_memory(store: Store) -> None:
+    """Everything still answers from memory, and nothing adds another notice."""
+    store.save_settings(Settings(mark=Player.O))
+    store.record_game(vs_ai(Result.O_WON, Player.O, EASY))
+    store.record_game(vs_ai(Result.DRAW, Player.O, EASY))
+    store.reset_stats()
+    store.record_game(vs_ai(Result.X_WON, Player.O, EASY))
+    assert store.load_settings() == Settings(mark=Player.O)
+    assert store.load_stats().counts == {"human_vs_ai/easy": {"win": 0, "draw": 0, "loss": 1}}
+    assert vs_ai(Result.X_WON, Player.O, EASY) in store.load_games()
+    assert store.saving is False
+    assert store.take_notices() == []
+
+
+def writes_are_blocked(directory: Path) -> bool:
+    try:
+        (directory / "probe").write_bytes(b"")
+    except PermissionError:
+        return True
+    (directory / "probe").unlink()
+    return False
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_read_only_directory_with_real_permissions(data: Path) -> None:
+    before = seed_all(data)
+    data.chmod(0o500)
+    try:
+        if not writes_are_blocked(data):
+            pytest.skip(
+                "running as root: chmod does not stop writes; "
+                "test_permission_denied_on_write covers this case"
+            )
+        store = Store(data)
+        assert store.load_settings() == Settings(difficulty=HARD)
+        store.save_settings(Settings())
+        [notice] = store.take_notices()
+        assert reason(notice) == "Permission denied"
+        assert_works_in_memory(store)
+    finally:
+        data.chmod(0o700)
+    assert snapshot(data) == before
+
+
+def test_permission_denied_on_write(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = seed_all(data)
+
+    def refuse(src: Any, dst: Any) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied", str(dst))
+
+    monkeypatch.setattr(os, "replace", refuse)
+    store = Store(data)
+    assert store.load_settings() == Settings(difficulty=HARD)
+    store.save_settings(Settings())
+
+    [notice] = store.take_notices()
+    assert reason(notice) == "Permission denied"
+    assert str(data / "settings.json") in notice
+    assert_works_in_memory(store)
+    assert snapshot(data) == before  # old files intact, no temp files left
+
+
+def test_disk_full(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = seed_all(data)
+    store = Store(data)
+    assert store.load_stats().count("human_vs_ai/hard", "win") == 1
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    store.record_game(vs_ai(Result.X_WON))
+    store.record_game(vs_ai(Result.X_WON))
+    store.save_settings(Settings(coach=True))
+
+    [notice] = store.take_notices()
+    assert reason(notice) == "No space left on device"
+    assert "games.jsonl" in notice
+    assert store.load_stats().count("human_vs_ai/hard", "win") == 3
+    assert len(store.load_games()) == 3
+    assert store.load_settings() == Settings(coach=True)
+    assert_works_in_memory(store)
+    monkeypatch.undo()
+    assert snapshot(data) == before
+
+
+def test_regular_file_where_the_directory_should_be(tmp_path: Path) -> None:
+    occupied = tmp_path / "data"
+    occupied.write_bytes(b"not a directory")
+
+    store = Store(occupied)
+    assert store.saving is False
+    [notice] = store.take_notices()
+    assert reason(notice) == "File exists"
+    assert notice.startswith(f"Could not create {occupied} (")
+    assert store.load_settings() == Settings()
+    assert_works_in_memory(store)
+    assert occupied.read_bytes() == b"not a directory"
+
+
+def test_parent_is_a_regular_file(tmp_path: Path) -> None:
+    (tmp_path / "file").write_bytes(b"x")
+
+    store = Store(tmp_path / "file" / "ttt-tui")
+    [notice] = store.take_notices()
+    assert reason(notice) == "Not a directory"
+    assert_works_in_memory(store)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_unreadable_file_turns_saving_off_instead_of_overwriting(data: Path) -> None:
+    (data / "settings.json").mkdir(parents=True)
+
+    store = Store(data)
+    assert store.load_settings() == Settings()
+    [notice] = store.take_notices()
+    assert notice.startswith(f"Could not read {data / 'settings.json'} (")
+    assert_works_in_memory(store)
+    assert (data / "settings.json").is_dir()
+
+
+# Where the files live ------------------------------------------------------------------
+
+
+def test_data_dir_env_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TTT_TUI_DATA_DIR", str(tmp_path / "elsewhere"))
+    assert default_data_dir() == tmp_path / "elsewhere"
+
+    store = Store()
+    assert store.directory == tmp_path / "elsewhere"
+    store.save_settings(Settings(theme="nord"))
+    assert read_json(tmp_path / "elsewhere" / "settings.json")["theme"] == "nord"
+
+
+def test_default_data_dir_without_override(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TTT_TUI_DATA_DIR", raising=False)
+    expected = Path(platformdirs.user_data_dir("ttt-tui", appauthor=False))
+    assert default_data_dir() == expected
+    monkeypatch.setenv("TTT_TUI_DATA_DIR", "")
+    assert default_data_dir() == expected
+
+
+def test_disabled_store_reads_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TTT_TUI_DATA_DIR", str(tmp_path / "default"))
+    seeded = tmp_path / "seeded"
+    before = seed_all(seeded)
+
+    for store in (Store(enabled=False), Store(seeded, enabled=False)):
+        assert store.directory is None
+        assert store.saving is False
+        assert store.load_settings() == Settings()
+        assert store.load_stats() == Stats()
+        assert store.load_games() == []
+        store.save_settings(Settings(coach=True))
+        store.record_game(two_players(Result.DRAW))
+        assert store.load_settings() == Settings(coach=True)
+        assert store.load_stats().count("two_players", "draw") == 1
+        assert store.take_notices() == []
+
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["seeded"]
+    assert snapshot(seeded) == before
+
+
+# Temporary files ----------------------------------------------------------------------
+
+
+def dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_temp_files_of_dead_writers_are_removed_and_never_read(data: Path) -> None:
+    before = seed_all(data)
+    dead = dead_pid()
+    leftovers = {
+        f".settings.json.{dead}.0badc0de.tmp": b'{"version": 1, "difficulty": "ea',
+        f".games.jsonl.{dead}.12345678.tmp": b"garbage",
+    }
+    alive = {f".stats.json.{os.getpid()}.abcdef01.tmp": b"{}"}
+    unrelated = {"notes.txt": b"mine", ".settings.json.tmp": b"not our pattern"}
+    for name, content in {**leftovers, **alive, **unrelated}.items():
+        (data / name).write_bytes(content)
+
+    store = Store(data)
+    assert store.load_settings() == Settings(difficulty=HARD)
+    assert store.load_stats().count("human_vs_ai/hard", "win") == 1
+    assert store.take_notices() == []
+    assert snapshot(data) == {**before, **alive, **unrelated}
+
+
+def test_old_temp_files_are_removed_even_if_the_pid_is_alive(data: Path) -> None:
+    data.mkdir()
+    old = data / f".stats.json.{os.getpid()}.abcdef01.tmp"
+    old.write_bytes(b"{}")
+    two_hours_ago = time.time() - 7200
+    os.utime(old, (two_hours_ago, two_hours_ago))
+
+    Store(data)
+    assert not old.exists()
+
+
+# Killed mid-write -------------------------------------------------------------------------
+
+WRITER = textwrap.dedent(
+    """
+    import itertools, sys
+    from datetime import UTC, datetime
+    from pathlib import Path
+    from ttt_tui.engine import Difficulty, Player
+    from ttt_tui.game import Mode
+    from ttt_tui.storage import GameRecord, Result, Settings, Store
+
+    store = Store(Path(sys.argv[1]))
+    levels, results = list(Difficulty), list(Result)
+    print("ready", flush=True)
+    for i in itertools.count():
+        store.save_settings(Settings(difficulty=levels[i % 3], coach=i % 2 == 0,
+                                     theme="theme-" + "x" * (i % 40)))
+        now = datetime.now(UTC)
+        store.record_game(GameRecord(now, now, Mode.HUMAN_VS_AI, None, levels[i % 3],
+                                     Player.X, tuple(range(i % 9)), results[i % 4],
+                                     hints_used=i))
+        print(i, flush=True)  # the game is on disk
+        if i % 10 == 9:
+            store.reset_stats()
+    """
+)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
+def test_killed_writer_never_leaves_a_damaged_file(tmp_path: Path) -> None:
+    """SIGKILL a busy writer at random moments; every file must still load cleanly."""
+    rng = random.Random(20261122)
+    data = tmp_path / "data"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env.pop("TTT_TUI_DATA_DIR", None)
+    games_so_far = 0
+    kills_with_temp_files = 0
+    started = time.monotonic()
+
+    for _ in range(40):
+        writer = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(data)],
+            stdout=subprocess.PIPE,
+            env=env,
+            text=True,
+        )
+        assert writer.stdout is not None
+        assert writer.stdout.readline() == "ready\n"
+        time.sleep(rng.uniform(0.0, 0.12))
+        os.kill(writer.pid, signal.SIGKILL)
+        writer.wait()
+        acknowledged = writer.stdout.read().split()
+        writer.stdout.close()
+
+        names = {p.name for p in data.iterdir()}
+        temps = {n for n in names if TEMP_NAME.match(n)}
+        kills_with_temp_files += bool(temps)
+        assert names - temps <= DATA_FILES, names  # nothing set aside as corrupt
+
+        if (data / "games.jsonl").exists():
+            content = (data / "games.jsonl").read_bytes()
+            assert content.endswith(b"\n")
+            for line in content.split(b"\n")[:-1]:
+                json.loads(line)  # every line on its own is valid JSON
+        for name in ("settings.json", "stats.json"):
+            if (data / name).exists():
+                assert read_json(data / name)["version"] == 1
+
+        store = Store(data)
+        assert {p.name for p in data.iterdir()} == names - temps  # leftovers cleaned up
+        store.load_settings()
+        store.load_stats()
+        games = store.load_games()
+        assert store.take_notices() == []
+        # Every game the writer saw saved is still there, and none went missing.
+        assert len(games) >= games_so_far + len(acknowledged)
+        games_so_far = len(games)
+
+    elapsed = time.monotonic() - started
+    print(
+        f"\n40 kills in {elapsed:.1f} s; {games_so_far} games on disk;"
+        f" {kills_with_temp_files} kills left a temp file behind"
+    )
+    assert games_so_far >= 40

@@ -1,0 +1,908 @@
+"""Settings, all-time stats and game records on disk. No UI imports.
+
+Three files live in the data directory (`default_data_dir`):
+
+``settings.json``
+    The choices kept between runs (`Settings`).
+``stats.json``
+    All-time counts by mode and difficulty (`Stats`).
+``games.jsonl``
+    One JSON object a line for every finished or abandoned game (`GameRecord`).
+
+Nothing is lost:
+
+- Every write is atomic: the new content goes to a temporary file in the same
+  directory (``.NAME.<pid>.<token>.tmp``), which is flushed, fsynced and then
+  renamed over the old file with `os.replace`; the directory is fsynced after
+  the rename where the platform allows. A kill at any moment leaves either the
+  old file or the new one, plus at worst a temporary file, which the next
+  `Store` removes once the process that wrote it is gone.
+- ``games.jsonl`` is append-only in meaning but rewritten atomically: each
+  new game reads the existing file, checks every line, and writes old lines
+  plus the new one through the same temp-and-rename path. A plain append
+  could leave a torn last line after a kill, a full disk (a short write) or a
+  power cut; the rewrite never does. Game files are small (about 250 bytes a
+  game, so 10,000 games is 2.5 MB), which keeps the rewrite cheap.
+- A file that cannot be read as what it should be (bad JSON, a truncated or
+  empty file, a wrong type, an unknown value) is renamed to
+  ``NAME.corrupt-<UTC timestamp>`` and that file starts again from defaults,
+  with a notice for the user; the other files are untouched. For
+  ``games.jsonl`` the readable lines are kept in the new file.
+- A file whose ``version`` is newer than `FORMAT_VERSION` was written by a
+  newer ttt-tui: it is neither moved nor overwritten, the app uses defaults for
+  it, and saving to that file stays off for the session.
+- If the directory cannot be created, read or written (permission denied, a
+  regular file in its place, a full disk), everything keeps working in memory
+  and the user gets one notice that saving is off. No public method of
+  `Store` raises for an I/O problem.
+
+A `Store` is meant for one thread (the UI's). Two ttt-tui processes sharing a
+directory never corrupt a file, but a game finished in one while the other
+writes may be missed by the other's next stats update.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import json
+import os
+import re
+import secrets
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from platformdirs import user_data_dir
+
+from ttt_tui.engine import Difficulty, Player, Status
+from ttt_tui.game import Mode
+
+__all__ = [
+    "DATA_DIR_ENV",
+    "FORMAT_VERSION",
+    "GAMES_FILE",
+    "HUMAN_OUTCOMES",
+    "SETTINGS_FILE",
+    "SIDE_OUTCOMES",
+    "STATS_FILE",
+    "GameRecord",
+    "Result",
+    "Settings",
+    "Stats",
+    "StatsRow",
+    "Store",
+    "default_data_dir",
+    "outcomes_for",
+    "stats_entry",
+    "stats_key",
+    "stats_outcome",
+]
+
+APP_NAME = "ttt-tui"
+"""The name of the data directory that platformdirs picks."""
+
+DATA_DIR_ENV = "TTT_TUI_DATA_DIR"
+"""Environment variable that, when set and not empty, replaces the data directory."""
+
+FORMAT_VERSION = 1
+"""The ``version`` this ttt-tui writes into every file and every game line."""
+
+SETTINGS_FILE = "settings.json"
+"""File name of the settings."""
+STATS_FILE = "stats.json"
+"""File name of the all-time stats."""
+GAMES_FILE = "games.jsonl"
+"""File name of the game records, one JSON object a line."""
+
+_DATA_FILES = (SETTINGS_FILE, STATS_FILE, GAMES_FILE)
+
+HUMAN_OUTCOMES = ("win", "draw", "loss")
+"""Stats outcomes of a You-vs-AI game, from the human's side, in display order."""
+SIDE_OUTCOMES = ("x_won", "o_won", "draw")
+"""Stats outcomes of a two-player or AI-vs-AI game, in display order."""
+
+_TEMP_NAME = re.compile(
+    r"^\.(?P<name>" + "|".join(re.escape(name) for name in _DATA_FILES) + r")"
+    r"\.(?P<pid>\d+)\.[0-9a-f]+\.tmp$"
+)
+"""Temporary files written by `_write_atomic`; nothing else matches."""
+
+_STALE_TEMP_SECONDS = 3600.0
+"""Age after which a temp file is removed even if its writer's pid looks alive."""
+
+
+def default_data_dir() -> Path:
+    """Where ttt-tui keeps its files: `DATA_DIR_ENV` if set, else the platform's place."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override).expanduser()
+    return Path(user_data_dir(APP_NAME, appauthor=False))
+
+
+def _utcnow() -> datetime:
+    """The current time in UTC; tests replace it to force name clashes."""
+    return datetime.now(UTC)
+
+
+class _Invalid(ValueError):
+    """File content that parses but is not what we expect; the message says why."""
+
+
+class _Newer(_Invalid):
+    """File content written by a newer ttt-tui: unreadable here, but not damaged."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"version {version} is newer than {FORMAT_VERSION}")
+        self.version = version
+
+
+_E = TypeVar("_E", bound=enum.Enum)
+
+
+def _enum(data: Mapping[str, Any], key: str, kind: type[_E]) -> _E:
+    value = data[key]
+    try:
+        return kind(value)
+    except ValueError:
+        choices = ", ".join(str(member.value) for member in kind)
+        raise _Invalid(f"{key}: expected one of {choices}, got {value!r}") from None
+
+
+def _optional_enum(data: Mapping[str, Any], key: str, kind: type[_E]) -> _E | None:
+    if data[key] is None:
+        return None
+    return _enum(data, key, kind)
+
+
+def _bool(data: Mapping[str, Any], key: str) -> bool:
+    value = data[key]
+    if not isinstance(value, bool):
+        raise _Invalid(f"{key}: expected true or false, got {value!r}")
+    return value
+
+
+def _count(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise _Invalid(f"{where}: expected a whole number >= 0, got {value!r}")
+    return value
+
+
+def _object(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _Invalid(f"{where}: expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+def _check_version(data: Mapping[str, Any]) -> None:
+    """Raise `_Newer` for a newer format and `_Invalid` for a missing or bad version."""
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise _Invalid(f"version: expected {FORMAT_VERSION}, got {version!r}")
+    if version > FORMAT_VERSION:
+        raise _Newer(version)
+    if version < FORMAT_VERSION:
+        raise _Invalid(f"version: expected {FORMAT_VERSION}, got {version}")
+
+
+def _parse_object(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise _Invalid("nested too deeply") from None
+    except ValueError as exc:
+        raise _Invalid(f"not valid JSON ({exc})") from None
+    data = _object(value, "top level")
+    _check_version(data)
+    return data
+
+
+# Settings -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The choices kept between runs."""
+
+    difficulty: Difficulty = Difficulty.MEDIUM
+    """The computer's strength in You-vs-AI."""
+    ai_x_difficulty: Difficulty = Difficulty.MEDIUM
+    """The strength of the engine playing X in AI-vs-AI."""
+    ai_o_difficulty: Difficulty = Difficulty.MEDIUM
+    """The strength of the engine playing O in AI-vs-AI."""
+    mark: Player = Player.X
+    """The human's mark in You-vs-AI."""
+    mode: Mode = Mode.HUMAN_VS_AI
+    """Who plays each side."""
+    alternate_start: bool = False
+    """Whether the side that starts alternates from one game to the next."""
+    coach: bool = False
+    """Whether the coach shows each move's value."""
+    theme: str = "textual-dark"
+    """A Textual theme name; the app falls back to its default for an unknown one."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object stored in ``settings.json``."""
+        return {
+            "version": FORMAT_VERSION,
+            "difficulty": self.difficulty.value,
+            "ai_x_difficulty": self.ai_x_difficulty.value,
+            "ai_o_difficulty": self.ai_o_difficulty.value,
+            "mark": self.mark.value,
+            "mode": self.mode.value,
+            "alternate_start": self.alternate_start,
+            "coach": self.coach,
+            "theme": self.theme,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Settings:
+        """Read a settings object; a missing key takes its default, a bad one raises.
+
+        Raises `ValueError` naming the key for a wrong type or an unknown value.
+        """
+        merged = {**Settings().to_json(), **data}
+        theme = merged["theme"]
+        if not isinstance(theme, str) or not theme:
+            raise _Invalid(f"theme: expected a theme name, got {theme!r}")
+        return cls(
+            difficulty=_enum(merged, "difficulty", Difficulty),
+            ai_x_difficulty=_enum(merged, "ai_x_difficulty", Difficulty),
+            ai_o_difficulty=_enum(merged, "ai_o_difficulty", Difficulty),
+            mark=_enum(merged, "mark", Player),
+            mode=_enum(merged, "mode", Mode),
+            alternate_start=_bool(merged, "alternate_start"),
+            coach=_bool(merged, "coach"),
+            theme=theme,
+        )
+
+
+# Stats ----------------------------------------------------------------------
+
+
+def stats_key(
+    mode: Mode,
+    *,
+    difficulty: Difficulty | None = None,
+    x_difficulty: Difficulty | None = None,
+    o_difficulty: Difficulty | None = None,
+) -> str:
+    """The stats key of a game: ``human_vs_ai/hard``, ``two_players``, ``ai_vs_ai/easy-hard``.
+
+    You-vs-AI needs the computer's ``difficulty``; AI-vs-AI needs both
+    ``x_difficulty`` and ``o_difficulty``. Raises `ValueError` otherwise.
+    """
+    if mode is Mode.HUMAN_VS_AI:
+        if difficulty is None:
+            raise ValueError("a You-vs-AI stats key needs the computer's difficulty")
+        return f"{mode.value}/{difficulty.value}"
+    if mode is Mode.AI_VS_AI:
+        if x_difficulty is None or o_difficulty is None:
+            raise ValueError("an AI-vs-AI stats key needs both sides' difficulties")
+        return f"{mode.value}/{x_difficulty.value}-{o_difficulty.value}"
+    return str(mode.value)
+
+
+def _parse_stats_key(key: str) -> tuple[Mode, tuple[Difficulty, ...]]:
+    """The mode and difficulties a key names; raises `ValueError` for anything else."""
+    mode_text, _, rest = key.partition("/")
+    try:
+        mode = Mode(mode_text)
+        if mode is Mode.HUMAN_VS_AI:
+            difficulties: tuple[Difficulty, ...] = (Difficulty(rest),)
+        elif mode is Mode.AI_VS_AI:
+            x_text, dash, o_text = rest.partition("-")
+            if not dash:
+                raise ValueError(rest)
+            difficulties = (Difficulty(x_text), Difficulty(o_text))
+        elif key != mode.value:
+            raise ValueError(rest)
+        else:
+            difficulties = ()
+    except ValueError:
+        raise _Invalid(f"unknown stats key {key!r}") from None
+    return mode, difficulties
+
+
+def outcomes_for(mode: Mode) -> tuple[str, ...]:
+    """The outcomes counted for a mode, in display order."""
+    return HUMAN_OUTCOMES if mode is Mode.HUMAN_VS_AI else SIDE_OUTCOMES
+
+
+class Result(enum.Enum):
+    """How a recorded game ended."""
+
+    X_WON = "x_won"
+    """X made a line."""
+    O_WON = "o_won"
+    """O made a line."""
+    DRAW = "draw"
+    """The board filled with no line."""
+    ABANDONED = "abandoned"
+    """The game was left unfinished: a new game, a mode change or quitting."""
+
+    @classmethod
+    def from_status(cls, status: Status) -> Result:
+        """The result for a board's status; a game still in progress was abandoned."""
+        if status is Status.IN_PROGRESS:
+            return cls.ABANDONED
+        return cls(status.value)
+
+
+def stats_outcome(result: Result, human_mark: Player | None) -> str | None:
+    """The stats outcome of a result: the human's view if there is one human, else the side's.
+
+    None for an abandoned game, which is not counted.
+    """
+    if result is Result.ABANDONED:
+        return None
+    if human_mark is None or result is Result.DRAW:
+        return str(result.value)
+    won = (result is Result.X_WON) == (human_mark is Player.X)
+    return "win" if won else "loss"
+
+
+@dataclass(frozen=True, slots=True)
+class StatsRow:
+    """One line of the stats screen: a mode (and difficulties) and its counts."""
+
+    key: str
+    """The stats key, e.g. ``human_vs_ai/hard``."""
+    mode: Mode
+    """The mode the row counts."""
+    difficulties: tuple[Difficulty, ...]
+    """The computer's difficulty in You-vs-AI; X's then O's in AI-vs-AI; none otherwise."""
+    counts: tuple[tuple[str, int], ...]
+    """Each outcome of the mode (`outcomes_for`) with its count, in display order."""
+
+    @property
+    def total(self) -> int:
+        """Games counted in this row."""
+        return sum(count for _, count in self.counts)
+
+    def count(self, outcome: str) -> int:
+        """The count of one outcome."""
+        return dict(self.counts).get(outcome, 0)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """All-time counts by stats key (`stats_key`) and outcome. Treat as immutable."""
+
+    counts: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    """Outcome counts by key. A key once counted holds every outcome of its mode
+    (`outcomes_for`); a missing key counts zero."""
+
+    def count(self, key: str, outcome: str) -> int:
+        """How many games under ``key`` ended in ``outcome``."""
+        return self.counts.get(key, {}).get(outcome, 0)
+
+    def record(self, key: str, outcome: str) -> Stats:
+        """A copy with one more ``outcome`` under ``key``.
+
+        Raises `ValueError` for a malformed key or an outcome the key's mode
+        does not count (``win`` for two players, say).
+        """
+        mode, _ = _parse_stats_key(key)
+        if outcome not in outcomes_for(mode):
+            raise ValueError(
+                f"expected one of {', '.join(outcomes_for(mode))} for {key}, got {outcome!r}"
+            )
+        counts = {k: dict(v) for k, v in self.counts.items()}
+        row = counts.setdefault(key, dict.fromkeys(outcomes_for(mode), 0))
+        row[outcome] += 1
+        return Stats(counts)
+
+    def rows(self, *, include_empty: bool = False) -> list[StatsRow]:
+        """Rows for a stats screen, You-vs-AI first, then two players, then AI-vs-AI.
+
+        With ``include_empty`` the three You-vs-AI difficulties and two players
+        appear even with no games; AI-vs-AI pairs appear once played.
+        """
+        keys = set(self.counts)
+        if include_empty:
+            keys.update(stats_key(Mode.HUMAN_VS_AI, difficulty=d) for d in Difficulty)
+            keys.add(stats_key(Mode.TWO_PLAYERS))
+        modes, levels = list(Mode), list(Difficulty)
+        rows = []
+        for key in keys:
+            mode, difficulties = _parse_stats_key(key)
+            counts = tuple((o, self.count(key, o)) for o in outcomes_for(mode))
+            rows.append(StatsRow(key, mode, difficulties, counts))
+        rows.sort(key=lambda r: (modes.index(r.mode), [levels.index(d) for d in r.difficulties]))
+        return rows
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object stored in ``stats.json``."""
+        return {
+            "version": FORMAT_VERSION,
+            "counts": {row.key: dict(row.counts) for row in self.rows()},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Stats:
+        """Read a stats object. Raises `ValueError` for an unknown key or outcome or a bad count."""
+        counts: dict[str, dict[str, int]] = {}
+        for key, row in _object(data.get("counts", {}), "counts").items():
+            mode, _ = _parse_stats_key(key)
+            allowed = outcomes_for(mode)
+            counts[key] = dict.fromkeys(allowed, 0)
+            for outcome, value in _object(row, key).items():
+                if outcome not in allowed:
+                    raise _Invalid(f"{key}: expected {', '.join(allowed)}, got {outcome!r}")
+                counts[key][outcome] = _count(value, f"{key}/{outcome}")
+        return cls(counts)
+
+
+# Game records ---------------------------------------------------------------
+
+
+def _aware(moment: datetime, name: str) -> None:
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"{name}: expected a time with a time zone, got {moment.isoformat()}")
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game as written to ``games.jsonl``.
+
+    The constructor checks that the sides agree with the mode: in You-vs-AI
+    ``human_mark`` is set and only the computer's side has a difficulty; with
+    two players neither side has one; in AI-vs-AI both do.
+    """
+
+    started: datetime
+    """When the first move could be made; must carry a time zone."""
+    ended: datetime
+    """When the game finished or was abandoned; must carry a time zone."""
+    mode: Mode
+    """Who played each side."""
+    x_difficulty: Difficulty | None
+    """The computer's difficulty on X, or None when a person played X."""
+    o_difficulty: Difficulty | None
+    """The computer's difficulty on O, or None when a person played O."""
+    human_mark: Player | None
+    """The human's mark in You-vs-AI; None in the other modes."""
+    moves: tuple[int, ...]
+    """Cells played, 0-based in reading order, X's move first."""
+    result: Result
+    """How it ended."""
+    undo_used: bool = False
+    """Whether any move was taken back."""
+    hints_used: int = 0
+    """How many hints were asked for."""
+
+    def __post_init__(self) -> None:
+        _aware(self.started, "started")
+        _aware(self.ended, "ended")
+        sides = (self.x_difficulty is not None, self.o_difficulty is not None)
+        if self.mode is Mode.HUMAN_VS_AI:
+            if self.human_mark is None:
+                raise ValueError("human_mark: a You-vs-AI game needs the human's mark")
+            expected = (False, True) if self.human_mark is Player.X else (True, False)
+        else:
+            if self.human_mark is not None:
+                raise ValueError(f"human_mark: expected null in {self.mode.value}")
+            expected = (True, True) if self.mode is Mode.AI_VS_AI else (False, False)
+        if sides != expected:
+            raise ValueError(
+                f"x_difficulty/o_difficulty: expected a difficulty exactly for the"
+                f" computer's side in {self.mode.value}"
+            )
+        if len(set(self.moves)) != len(self.moves) or any(m < 0 for m in self.moves):
+            raise ValueError(f"moves: expected distinct cells >= 0, got {list(self.moves)}")
+        if self.hints_used < 0:
+            raise ValueError(f"hints_used: expected >= 0, got {self.hints_used}")
+
+    @property
+    def computer_difficulty(self) -> Difficulty | None:
+        """The computer's difficulty in You-vs-AI, else None."""
+        if self.human_mark is None:
+            return None
+        return self.o_difficulty if self.human_mark is Player.X else self.x_difficulty
+
+    def to_json(self) -> str:
+        """The record as one line of JSON, without the newline."""
+        return json.dumps(
+            {
+                "version": FORMAT_VERSION,
+                "started": self.started.isoformat(),
+                "ended": self.ended.isoformat(),
+                "mode": self.mode.value,
+                "x_difficulty": None if self.x_difficulty is None else self.x_difficulty.value,
+                "o_difficulty": None if self.o_difficulty is None else self.o_difficulty.value,
+                "human_mark": None if self.human_mark is None else self.human_mark.value,
+                "moves": list(self.moves),
+                "result": self.result.value,
+                "undo_used": self.undo_used,
+                "hints_used": self.hints_used,
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, line: str) -> GameRecord:
+        """Read one line of ``games.jsonl``. Raises `ValueError` saying what is wrong."""
+        return cls._from_object(_parse_object(line))
+
+    @classmethod
+    def _from_object(cls, data: Mapping[str, Any]) -> GameRecord:
+        try:
+            times = []
+            for name in ("started", "ended"):
+                text = data[name]
+                if not isinstance(text, str):
+                    raise _Invalid(f"{name}: expected an ISO 8601 time, got {text!r}")
+                times.append(datetime.fromisoformat(text))
+            moves = data["moves"]
+            if not isinstance(moves, list):
+                raise _Invalid(f"moves: expected a list of cells, got {moves!r}")
+            return cls(
+                started=times[0],
+                ended=times[1],
+                mode=_enum(data, "mode", Mode),
+                x_difficulty=_optional_enum(data, "x_difficulty", Difficulty),
+                o_difficulty=_optional_enum(data, "o_difficulty", Difficulty),
+                human_mark=_optional_enum(data, "human_mark", Player),
+                moves=tuple(_count(m, "moves") for m in moves),
+                result=_enum(data, "result", Result),
+                undo_used=_bool(data, "undo_used"),
+                hints_used=_count(data["hints_used"], "hints_used"),
+            )
+        except KeyError as exc:
+            raise _Invalid(f"missing {exc.args[0]}") from None
+
+
+def stats_entry(record: GameRecord) -> tuple[str, str] | None:
+    """The stats key and outcome a record counts under, or None if it is not counted."""
+    outcome = stats_outcome(record.result, record.human_mark)
+    if outcome is None:
+        return None
+    key = stats_key(
+        record.mode,
+        difficulty=record.computer_difficulty,
+        x_difficulty=record.x_difficulty,
+        o_difficulty=record.o_difficulty,
+    )
+    return key, outcome
+
+
+# Files ------------------------------------------------------------------------
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make a rename in ``directory`` durable where the platform lets us open a directory."""
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # Some file systems cannot fsync a directory; the rename still happened.
+    finally:
+        os.close(fd)
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so that a kill at any moment leaves old or new."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    fd = os.open(temp, flags, 0o644)
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    _fsync_directory(path.parent)
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    if os.name != "posix":
+        # os.kill would terminate the process on Windows; rely on the age check.
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # It exists but belongs to someone else.
+    return True
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _Invalid("not UTF-8 text") from None
+
+
+def _json_bytes(data: Mapping[str, Any]) -> bytes:
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc) or type(exc).__name__
+
+
+@dataclass(slots=True)
+class _GamesFile:
+    """What `Store._read_games` found: the good lines, as text and as records."""
+
+    lines: list[str]
+    records: list[GameRecord]
+
+
+class Store:
+    """Settings, stats and game records in one directory, with nothing ever lost.
+
+    ``directory`` defaults to `default_data_dir`. With ``enabled=False``
+    (``--no-save``) the store reads and writes nothing and keeps everything in
+    memory. Messages for the user collect until `take_notices`.
+    """
+
+    def __init__(self, directory: Path | None = None, *, enabled: bool = True) -> None:
+        self.directory: Path | None = None
+        """The data directory, or None when saving is disabled."""
+        self.saving = False
+        """Whether changes reach the disk; False when disabled or after a failure."""
+        self._notices: list[str] = []
+        self._frozen: set[str] = set()
+        self._settings = Settings()
+        self._stats = Stats()
+        self._games: list[GameRecord] = []
+        if not enabled:
+            return
+        self.directory = default_data_dir() if directory is None else directory
+        self.saving = True
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self._fail("create", self.directory, exc)
+            return
+        self._remove_stale_temp_files()
+
+    # Public API -----------------------------------------------------------
+
+    def take_notices(self) -> list[str]:
+        """The user-facing notices since the last call, oldest first; clears them."""
+        notices, self._notices = self._notices, []
+        return notices
+
+    def load_settings(self) -> Settings:
+        """The saved settings, or defaults if there are none or they cannot be used."""
+        data = self._read_json(SETTINGS_FILE)
+        if data is not None:
+            try:
+                self._settings = Settings.from_json(data)
+            except ValueError as exc:
+                self._set_aside(SETTINGS_FILE, str(exc))
+        return self._settings
+
+    def save_settings(self, settings: Settings) -> None:
+        """Keep ``settings`` for this session and, if saving, on disk."""
+        self._settings = settings
+        self._write_json(SETTINGS_FILE, settings.to_json())
+
+    def load_stats(self) -> Stats:
+        """The all-time stats, or this session's if the file cannot be used."""
+        data = self._read_json(STATS_FILE)
+        if data is not None:
+            try:
+                self._stats = Stats.from_json(data)
+            except ValueError as exc:
+                self._set_aside(STATS_FILE, str(exc))
+        return self._stats
+
+    def record_game(
+        self, record: GameRecord, stats_key: str | None = None, outcome: str | None = None
+    ) -> None:
+        """Append ``record`` to the games and, unless it was abandoned, count it in the stats.
+
+        The stats key and outcome default to `stats_entry` of the record; pass
+        them only to count the game elsewhere. Raises `ValueError` only for a
+        malformed key or outcome.
+        """
+        entry = stats_entry(record)
+        stats = None
+        if entry is not None:
+            # Re-read so that games finished in another ttt-tui since are kept.
+            stats = self.load_stats().record(stats_key or entry[0], outcome or entry[1])
+        self._append_game(record)
+        if stats is not None:
+            self._stats = stats
+            self._write_json(STATS_FILE, stats.to_json())
+
+    def reset_stats(self) -> None:
+        """Set every count to zero. Game records are kept."""
+        self._stats = Stats()
+        self._write_json(STATS_FILE, self._stats.to_json())
+
+    def load_games(self) -> list[GameRecord]:
+        """Every recorded game, oldest first (this session's only if the file is unusable)."""
+        found = self._read_games()
+        if found is not None:
+            self._games = found.records
+        return list(self._games)
+
+    # Reading --------------------------------------------------------------
+
+    def _path(self, name: str) -> Path | None:
+        """The file's path if it may be read and written now, else None."""
+        if not self.saving or self.directory is None or name in self._frozen:
+            return None
+        return self.directory / name
+
+    def _read_bytes(self, name: str) -> bytes | None:
+        """The file's content; None if it is absent or not to be read now."""
+        path = self._path(name)
+        if path is None:
+            return None
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            # Never write over what we could not read.
+            self._fail("read", path, exc)
+            return None
+
+    def _read_json(self, name: str) -> dict[str, Any] | None:
+        raw = self._read_bytes(name)
+        if raw is None:
+            return None
+        try:
+            return _parse_object(_decode(raw))
+        except _Newer as newer:
+            self._freeze(name, newer.version)
+        except _Invalid as exc:
+            self._set_aside(name, str(exc))
+        return None
+
+    def _read_games(self) -> _GamesFile | None:
+        """The good lines of ``games.jsonl``, setting a damaged file aside first."""
+        raw = self._read_bytes(GAMES_FILE)
+        if raw is None:
+            return None if self._path(GAMES_FILE) is None else _GamesFile([], [])
+        found = _GamesFile([], [])
+        bad: list[str] = []
+        for number, raw_line in enumerate(raw.split(b"\n"), start=1):
+            if not raw_line.strip():
+                continue
+            try:
+                line = _decode(raw_line).strip()
+                found.records.append(GameRecord.from_json(line))
+                found.lines.append(line)
+            except _Newer as newer:
+                self._freeze(GAMES_FILE, newer.version)
+                return None
+            except ValueError as exc:
+                bad.append(f"line {number}: {exc}")
+        if bad:
+            aside = self._move_aside(GAMES_FILE)
+            if aside is None:
+                return None
+            kept = len(found.records)
+            self._notices.append(
+                f"{GAMES_FILE} had {len(bad)} unreadable line{'s' if len(bad) > 1 else ''}"
+                f" ({bad[0]}); moved it to {aside} and kept the {kept} readable"
+                f" game{'' if kept == 1 else 's'}."
+            )
+            if not self._write_games(found.lines):
+                return None
+        return found
+
+    # Writing --------------------------------------------------------------
+
+    def _write_json(self, name: str, data: Mapping[str, Any]) -> bool:
+        path = self._path(name)
+        if path is None:
+            return False
+        try:
+            _write_atomic(path, _json_bytes(data))
+        except OSError as exc:
+            self._fail("write", path, exc)
+            return False
+        return True
+
+    def _write_games(self, lines: Iterable[str]) -> bool:
+        path = self._path(GAMES_FILE)
+        if path is None:
+            return False
+        try:
+            _write_atomic(path, "".join(line + "\n" for line in lines).encode("utf-8"))
+        except OSError as exc:
+            self._fail("write", path, exc)
+            return False
+        return True
+
+    def _append_game(self, record: GameRecord) -> None:
+        found = self._read_games()
+        if found is None:
+            self._games.append(record)
+            return
+        self._games = [*found.records, record]
+        self._write_games([*found.lines, record.to_json()])
+
+    # Trouble --------------------------------------------------------------
+
+    def _fail(self, action: str, path: Path, exc: OSError) -> None:
+        """Turn saving off, telling the user the first time only."""
+        if not self.saving:
+            return
+        self.saving = False
+        self._notices.append(
+            f"Could not {action} {path} ({_reason(exc)}). Saving is off for this session;"
+            " settings, stats and games are kept in memory until you quit."
+        )
+
+    def _freeze(self, name: str, version: int) -> None:
+        self._frozen.add(name)
+        self._notices.append(
+            f"{name} was written by a newer ttt-tui (format version {version}); left it"
+            " untouched and will not save to it this session, using defaults instead."
+        )
+
+    def _move_aside(self, name: str) -> str | None:
+        """Rename a damaged file to a fresh ``NAME.corrupt-<timestamp>``; its new name."""
+        assert self.directory is not None
+        stamp = _utcnow().strftime("%Y%m%dT%H%M%SZ")
+        aside = f"{name}.corrupt-{stamp}"
+        serial = 1
+        while (self.directory / aside).exists():
+            serial += 1
+            aside = f"{name}.corrupt-{stamp}-{serial}"
+        try:
+            os.replace(self.directory / name, self.directory / aside)
+        except OSError as exc:
+            self._fail("move aside", self.directory / name, exc)
+            return None
+        _fsync_directory(self.directory)
+        return aside
+
+    def _set_aside(self, name: str, reason: str) -> None:
+        aside = self._move_aside(name)
+        if aside is not None:
+            self._notices.append(
+                f"{name} was unreadable ({reason}); moved it to {aside} and started with defaults."
+            )
+
+    def _remove_stale_temp_files(self) -> None:
+        """Delete temp files left by a writer that was killed mid-write."""
+        assert self.directory is not None
+        try:
+            entries = list(os.scandir(self.directory))
+        except OSError:
+            return  # Reading and writing will report the problem if it matters.
+        now = time.time()
+        for entry in entries:
+            match = _TEMP_NAME.match(entry.name)
+            if match is None:
+                continue
+            try:
+                stale = now - entry.stat(follow_symlinks=False).st_mtime > _STALE_TEMP_SECONDS
+                if stale or not _pid_alive(int(match["pid"])):
+                    os.unlink(entry.path)
+            except OSError:
+                continue
