@@ -1,0 +1,197 @@
+"""`python -m ttt_tui`: the analyze command and the command line's error paths."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from ttt_tui import __version__
+
+ROOT = Path(__file__).resolve().parents[1]
+IN_PROGRESS_KEYS = {"position", "to_move", "status", "value", "plies", "moves", "best"}
+FINISHED_KEYS = {"position", "to_move", "status"}
+
+
+def ttt(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run ``python -m ttt_tui`` with arguments, never starting the app."""
+    return subprocess.run(
+        [sys.executable, "-m", "ttt_tui", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+
+
+def json_lines(text: str) -> list[dict[str, Any]]:
+    """One parsed object per output line; fails on anything that is not JSON."""
+    return [json.loads(line) for line in text.splitlines()]
+
+
+# --- Text output ----------------------------------------------------------------------------
+
+
+def test_text_shows_board_values_and_best_move() -> None:
+    """The board is drawn, each empty cell is valued and the best one is marked."""
+    result = ttt("analyze", "X........")
+    assert result.returncode == 0
+    assert result.stderr == ""
+    out = result.stdout
+    assert " X | 2 | 3" in out
+    assert "O to move: draw with best play" in out
+    lines = out.splitlines()
+    assert "  2 (b1)  loss in 6" in lines
+    assert "  5 (b2)  draw  <- best" in lines
+    assert sum("<- best" in line for line in lines) == 1
+    assert sum("loss in 6" in line for line in lines) == 7
+
+
+def test_text_reports_finished_games() -> None:
+    """A won or drawn position says so instead of valuing moves."""
+    result = ttt("analyze", "XXX/OO./...", "XOX/XOO/OXX")
+    assert result.returncode == 0
+    assert "game over: X won" in result.stdout
+    assert "game over: draw" in result.stdout
+    assert "<- best" not in result.stdout
+
+
+def test_text_bad_input_is_one_line_on_stderr() -> None:
+    """A bad position gets one line naming it on stderr; the rest are still analysed."""
+    result = ttt("analyze", "X........", "XQ.......", "OO.......")
+    assert result.returncode == 2
+    errors = result.stderr.splitlines()
+    assert len(errors) == 2
+    assert "XQ......." in errors[0] and "unknown character 'Q'" in errors[0]
+    assert "OO......." in errors[1] and "O has more marks than X" in errors[1]
+    assert "Traceback" not in result.stderr
+    assert "position X........" in result.stdout
+    assert "<- best" in result.stdout
+
+
+# --- JSON output ----------------------------------------------------------------------------
+
+
+def test_json_example_matches_spec() -> None:
+    """X........ is a draw in 8 for O, with the centre the only move that holds."""
+    result = ttt("analyze", "--json", "X........")
+    assert result.returncode == 0
+    [report] = json_lines(result.stdout)
+    assert set(report) == IN_PROGRESS_KEYS
+    assert report == {
+        "position": "X........",
+        "to_move": "O",
+        "status": "in_progress",
+        "value": "draw",
+        "plies": 8,
+        "moves": [
+            {"cell": cell, "value": "draw", "plies": 8}
+            if cell == 4
+            else {"cell": cell, "value": "loss", "plies": 6}
+            for cell in range(1, 9)
+        ],
+        "best": [4],
+    }
+
+
+def test_json_moves_and_best_are_sorted() -> None:
+    """Moves come in cell order, each with exactly cell, value and plies; best is sorted."""
+    [report] = json_lines(ttt("analyze", "--json", ".........").stdout)
+    assert [move["cell"] for move in report["moves"]] == list(range(9))
+    assert all(set(move) == {"cell", "value", "plies"} for move in report["moves"])
+    assert report["best"] == list(range(9))
+    assert (report["value"], report["plies"]) == ("draw", 9)
+
+
+def test_json_one_object_per_input_in_order() -> None:
+    """Valid, finished and bad positions each give one object, in the order given."""
+    inputs = ["x-o/_X./..o", "XX", "XXX/OO./...", "XOX/XOO/OXX", "X........"]
+    result = ttt("analyze", "--json", *inputs)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    reports = json_lines(result.stdout)
+    assert len(reports) == len(inputs)
+    playing, bad, won, drawn, last = reports
+    assert set(playing) == IN_PROGRESS_KEYS
+    assert (playing["position"], playing["to_move"]) == ("X.O.X...O", "X")
+    assert bad == {"position": "XX", "error": "expected 9 cells, got 2"}
+    assert won == {"position": "XXXOO....", "to_move": None, "status": "x_won"}
+    assert drawn == {"position": "XOXXOOOXX", "to_move": None, "status": "draw"}
+    assert set(won) == set(drawn) == FINISHED_KEYS
+    assert last["position"] == "X........"
+
+
+def test_json_winning_position_values() -> None:
+    """A win in one is reported with its plies, and only winning cells are best."""
+    [report] = json_lines(ttt("analyze", "--json", "XX./OO./...").stdout)
+    assert (report["value"], report["plies"]) == ("win", 1)
+    assert report["best"] == [2]
+    assert {"cell": 2, "value": "win", "plies": 1} in report["moves"]
+    assert all(move["plies"] > 1 for move in report["moves"] if move["cell"] != 2)
+
+
+def test_exit_status_zero_when_all_good() -> None:
+    """Only bad input makes the exit status 2."""
+    result = ttt("analyze", "--json", "X........", "XXX/OO./...")
+    assert result.returncode == 0
+    assert len(json_lines(result.stdout)) == 2
+
+
+# --- stdin ----------------------------------------------------------------------------------
+
+
+def test_dash_reads_positions_from_stdin() -> None:
+    """'-' reads one position a line, skipping blank lines, in place among the arguments."""
+    result = ttt(
+        "analyze",
+        "--json",
+        "X........",
+        "-",
+        ".........",
+        stdin="xo.......\n\n  \nbad\nXXX/OO./...\r\n",
+    )
+    assert result.returncode == 2
+    positions = [report["position"] for report in json_lines(result.stdout)]
+    assert positions == ["X........", "XO.......", "bad", "XXXOO....", "........."]
+
+
+# --- Top-level options ----------------------------------------------------------------------
+
+
+def test_version() -> None:
+    """--version prints the program and version and exits 0."""
+    result = ttt("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"ttt-tui {__version__}"
+
+
+def test_help() -> None:
+    """--help, for the program and for analyze, exits 0 and describes the commands."""
+    top = ttt("--help")
+    assert top.returncode == 0
+    assert "usage: ttt-tui" in top.stdout and "analyze" in top.stdout
+    sub = ttt("analyze", "--help")
+    assert sub.returncode == 0
+    assert "--json" in sub.stdout
+
+
+def test_bad_difficulty_is_a_usage_error() -> None:
+    """An unknown difficulty exits 2 with argparse's usage and a message naming it."""
+    result = ttt("--difficulty", "nope")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "usage: ttt-tui" in result.stderr
+    assert "error: argument --difficulty: expected one of easy, medium, hard, got 'nope'" in (
+        result.stderr
+    )
+    assert "Traceback" not in result.stderr
+
+
+def test_analyze_needs_a_position() -> None:
+    """`analyze` with no positions is a usage error, not an empty success."""
+    result = ttt("analyze")
+    assert result.returncode == 2
+    assert "usage:" in result.stderr
