@@ -48,16 +48,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--difficulty",
         type=_difficulty,
-        default=Difficulty.MEDIUM,
         metavar="{easy,medium,hard}",
-        help="how strongly the computer plays (default: medium)",
+        help="how strongly the computer plays (default: the last used, at first medium)",
     )
     parser.add_argument(
         "--mark",
         type=_mark,
-        default=Player.X,
         metavar="{X,O}",
-        help="the mark you play; X moves first (default: X)",
+        help="the mark you play; X moves first (default: the last used, at first X)",
     )
     parser.add_argument(
         "--ai-delay",
@@ -65,6 +63,17 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_AI_DELAY,
         metavar="SECONDS",
         help=f"least time the computer appears to think (default: {DEFAULT_AI_DELAY})",
+    )
+    parser.add_argument(
+        "--no-save",
+        action="store_true",
+        help="keep settings, stats and game records for this run only",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="seed the computer's choices, so a session can be replayed",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     analyze = commands.add_parser(
@@ -95,9 +104,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_analyze(
             read_positions(args.positions, sys.stdin), args.json, sys.stdout, sys.stderr
         )
-    from ttt_tui.app import TicTacToeApp
+    return play(args)
 
-    app = TicTacToeApp(difficulty=args.difficulty, mark=args.mark, ai_delay=args.ai_delay)
+
+def play(args: argparse.Namespace) -> int:
+    """Run the game with saved settings, overridden by any given on the command line."""
+    from ttt_tui.app import TicTacToeApp
+    from ttt_tui.storage import Store
+
+    app = TicTacToeApp(
+        store=Store(enabled=not args.no_save),
+        difficulty=args.difficulty,
+        mark=args.mark,
+        ai_delay=args.ai_delay,
+        seed=args.seed,
+    )
     app.run()
     return app.return_code or 0
 

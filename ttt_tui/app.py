@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import ClassVar
 
 from textual.app import App, SystemCommand
@@ -11,8 +12,10 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from ttt_tui.engine import Difficulty, Player, choose_move
+from ttt_tui.game import Mode
 from ttt_tui.screens.game import GameScreen, MoveChooser
 from ttt_tui.screens.help import HelpScreen
+from ttt_tui.storage import Settings, Store
 
 
 class TicTacToeApp(App[None]):
@@ -28,19 +31,47 @@ class TicTacToeApp(App[None]):
 
     def __init__(
         self,
-        difficulty: Difficulty = Difficulty.MEDIUM,
-        mark: Player = Player.X,
+        *,
+        settings: Settings | None = None,
+        store: Store | None = None,
+        difficulty: Difficulty | None = None,
+        mark: Player | None = None,
         ai_delay: float = 0.0,
         seed: int | None = None,
         move_chooser: MoveChooser = choose_move,
     ) -> None:
+        """Settings come from ``store`` unless given; ``difficulty`` and ``mark``
+        override them, as the command line does. ``store`` defaults to one that
+        saves nothing, as tests want."""
         super().__init__()
+        self.store = store or Store(enabled=False)
+        """Where settings, stats and game records are kept."""
+        settings = settings or self.store.load_settings()
+        if difficulty is not None:
+            settings = replace(settings, difficulty=difficulty)
+        if mark is not None:
+            settings = replace(settings, mark=mark)
+        if settings.theme in self.available_themes:
+            self.theme = settings.theme
         self._game_screen = GameScreen(
-            difficulty, mark, ai_delay, random.Random(seed), move_chooser
+            settings, self.store, ai_delay, random.Random(seed), move_chooser
         )
 
     def get_default_screen(self) -> Screen[None]:
         return self._game_screen
+
+    def on_mount(self) -> None:
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        self._game_screen.show_store_notices()
+
+    def _theme_changed(self, theme: object) -> None:
+        if self._game_screen.settings.theme != self.theme:
+            self._game_screen.update_settings(theme=self.theme)
+
+    async def action_quit(self) -> None:
+        """Record an unfinished game as abandoned, then leave."""
+        self._game_screen.close_game()
+        self.exit()
 
     def action_help(self) -> None:
         """Show the rules and bindings."""
@@ -57,4 +88,10 @@ class TicTacToeApp(App[None]):
                 f"The computer plays at {difficulty.value} from its next move",
                 lambda d=difficulty: game.set_difficulty(d),
             )
+        for mode in Mode:
+            yield SystemCommand(
+                f"Mode: {mode.label}", "Starts a new game", lambda m=mode: game.set_mode(m)
+            )
+        yield SystemCommand("Coach on/off", "Show minimax's verdicts", game.action_toggle_coach)
+        yield SystemCommand("Stats", "All-time results", game.action_stats)
         yield SystemCommand("Help", "The rules and every key", self.action_help)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from ttt_tui.engine import Cell
+from ttt_tui.engine import Analysis, Cell
 
 
 class AIMoved(Message):
@@ -15,4 +15,15 @@ class AIMoved(Message):
         """The turn the move was computed for; stale when the game moved on."""
         self.cell = cell
         """The chosen cell."""
+        super().__init__()
+
+
+class AnalysisReady(Message):
+    """Minimax finished analysing the position whose turn had this token."""
+
+    def __init__(self, token: int, analysis: Analysis) -> None:
+        self.token = token
+        """The turn the analysis is for; stale when the game moved on."""
+        self.analysis = analysis
+        """The verdict on every legal move."""
         super().__init__()

@@ -37,6 +37,7 @@ class Cell(Widget):
         height: 1fr;
         background: $surface;
         content-align: center middle;
+        text-align: center;
     }
     Cell:hover {
         background: $surface-lighten-1;
@@ -127,7 +128,6 @@ class Cell(Widget):
             text = Text(
                 "\n".join(glyphs.draw(self.mark.value, width, height)),
                 style=style,
-                justify="center",
             )
             if self.last and height >= 5:
                 text = Text.assemble(text, "\n", self._last_tag())
@@ -137,16 +137,10 @@ class Cell(Widget):
         return self._empty_text(width, height)
 
     def _last_tag(self) -> Text:
-        return Text(
-            "last move", style=self.get_component_rich_style("cell--last"), justify="center"
-        )
+        return Text("last move", style=self.get_component_rich_style("cell--last"))
 
     def _empty_text(self, width: int, height: int) -> Text:
-        number = Text(
-            str(self.index + 1),
-            style=self.get_component_rich_style("cell--number"),
-            justify="center",
-        )
+        number = Text(str(self.index + 1), style=self.get_component_rich_style("cell--number"))
         lines = [number]
         if self.verdict is not None:
             outcome = self.verdict.outcome.value
@@ -154,7 +148,6 @@ class Cell(Widget):
                 Text(
                     short_verdict(self.verdict, width),
                     style=self.get_component_rich_style(f"cell--{outcome}"),
-                    justify="center",
                 )
             )
         if self.hint:
@@ -162,13 +155,12 @@ class Cell(Widget):
                 Text(
                     "★ best" if width >= 6 else "★",
                     style=self.get_component_rich_style("cell--best"),
-                    justify="center",
                 )
             )
         if height < len(lines):
             lines = lines[1:] if self.verdict is not None or self.hint else lines
             lines = lines[: max(height, 1)]
-        return Text("\n", justify="center").join(lines)
+        return Text("\n").join(lines)
 
     def on_click(self, event: Click) -> None:
         event.stop()

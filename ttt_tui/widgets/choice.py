@@ -76,10 +76,11 @@ class Choice(Widget, can_focus=True):
         value: str,
         *,
         id: str | None = None,  # noqa: A002
+        classes: str | None = None,
         tooltip: str | None = None,
     ) -> None:
         """Options are (value, label) pairs."""
-        super().__init__(id=id)
+        super().__init__(id=id, classes=classes)
         self.options = list(options)
         """The (value, label) pairs, in display order."""
         self.set_reactive(Choice.value, value)

@@ -1,25 +1,35 @@
-"""The sidebar: difficulty, mark, new game, status and score."""
+"""The sidebar: mode, difficulty, mark, switches, status, score and history."""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
-from textual.widgets import Button, Label, Static
+from textual.containers import Vertical, VerticalScroll
+from textual.reactive import reactive
+from textual.widgets import Button, Checkbox, Label, Static
 
 from ttt_tui.engine import Difficulty, Player
+from ttt_tui.game import Mode
+from ttt_tui.storage import Settings
 from ttt_tui.widgets.choice import Choice
+from ttt_tui.widgets.history import History
 from ttt_tui.widgets.status import StatusLine
 
 DIFFICULTY_OPTIONS = [(d.value, d.value.capitalize()) for d in Difficulty]
 MARK_OPTIONS = [(Player.X.value, "X (first)"), (Player.O.value, "O (second)")]
+MODE_OPTIONS = [
+    (Mode.HUMAN_VS_AI.value, "You vs AI"),
+    (Mode.TWO_PLAYERS.value, "2 players"),
+    (Mode.AI_VS_AI.value, "AI vs AI"),
+]
 
 
 class Sidebar(VerticalScroll):
     """Controls and information beside the board.
 
     The controls report through their own messages (`Choice.Changed`,
-    `Button.Pressed`), which bubble to the screen; the screen writes what
-    the sidebar shows.
+    `Checkbox.Changed`, `Button.Pressed`), which bubble to the screen; the
+    screen writes what the sidebar shows. Controls that do not apply to the
+    current mode are hidden.
     """
 
     DEFAULT_CSS = """
@@ -34,6 +44,13 @@ class Sidebar(VerticalScroll):
         margin-top: 1;
         color: $text-muted;
     }
+    Sidebar > #switches {
+        height: auto;
+        margin-top: 1;
+    }
+    Sidebar Checkbox {
+        background: $panel;
+    }
     Sidebar > Button {
         width: 1fr;
         margin-top: 1;
@@ -41,29 +58,86 @@ class Sidebar(VerticalScroll):
     Sidebar > #status {
         margin-top: 1;
     }
+    Sidebar.-human_vs_ai .ai-only,
+    Sidebar.-two_players .ai-only,
+    Sidebar.-two_players .vs-ai-only,
+    Sidebar.-ai_vs_ai .vs-ai-only,
+    Sidebar.-ai_vs_ai .human-only {
+        display: none;
+    }
     """
 
-    def __init__(self, difficulty: Difficulty, mark: Player) -> None:
+    mode: reactive[Mode] = reactive(Mode.HUMAN_VS_AI)
+    """The mode whose controls are shown."""
+
+    def __init__(self, settings: Settings) -> None:
         super().__init__(id="sidebar")
-        self._difficulty = difficulty
-        self._mark = mark
+        self._settings = settings
 
     def compose(self) -> ComposeResult:
-        yield Label("Difficulty  [dim](d)[/]")
+        settings = self._settings
+        yield Label("Mode")
+        yield Choice(
+            MODE_OPTIONS,
+            settings.mode.value,
+            id="mode",
+            tooltip="Who plays each side; changing starts a new game",
+        )
+        yield Label("Difficulty  [dim](d)[/]", classes="vs-ai-only")
         yield Choice(
             DIFFICULTY_OPTIONS,
-            self._difficulty.value,
+            settings.difficulty.value,
             id="difficulty",
+            classes="vs-ai-only",
             tooltip="How strongly the computer plays: click, or press d",
         )
-        yield Label("You play")
+        yield Label("You play", classes="vs-ai-only")
         yield Choice(
             MARK_OPTIONS,
-            self._mark.value,
+            settings.mark.value,
             id="mark",
+            classes="vs-ai-only",
             tooltip="X moves first; changing starts a new game",
         )
+        yield Label("X engine", classes="ai-only")
+        yield Choice(
+            DIFFICULTY_OPTIONS,
+            settings.ai_x_difficulty.value,
+            id="ai-x-difficulty",
+            classes="ai-only",
+        )
+        yield Label("O engine", classes="ai-only")
+        yield Choice(
+            DIFFICULTY_OPTIONS,
+            settings.ai_o_difficulty.value,
+            id="ai-o-difficulty",
+            classes="ai-only",
+        )
+        with Vertical(id="switches"):
+            yield Checkbox(
+                "Coach  [dim](c)[/]",
+                settings.coach,
+                id="coach",
+                compact=True,
+                tooltip="Show what minimax thinks of every empty square",
+            )
+            yield Checkbox(
+                "Alternate who starts",
+                settings.alternate_start,
+                id="alternate",
+                compact=True,
+                tooltip="Swap sides at each new game",
+            )
         yield Button("New game  (n)", id="new-game", variant="primary", compact=True)
         yield StatusLine(id="status")
-        yield Label("Score this session")
         yield Static(id="score")
+        yield Static(id="hints-used")
+        yield Label("Moves")
+        yield History(id="history")
+
+    def watch_mode(self, old: Mode, new: Mode) -> None:
+        self.remove_class(f"-{old.value}")
+        self.add_class(f"-{new.value}")
+
+    def on_mount(self) -> None:
+        self.add_class(f"-{self.mode.value}")

@@ -1,0 +1,84 @@
+"""The move history: every move with readable coordinates, the latest highlighted."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from ttt_tui.engine import Cell, coordinate
+from ttt_tui.game import mover_of
+
+
+class History(VerticalScroll, can_focus=False):
+    """Moves played, then moves undone (dimmed) that redo would replay."""
+
+    DEFAULT_CSS = """
+    History {
+        height: 1fr;
+        min-height: 3;
+        background: $surface;
+        scrollbar-size-vertical: 1;
+    }
+    History > .history--latest {
+        background: $primary 40%;
+        text-style: bold;
+    }
+    History > .history--undone {
+        color: $text-disabled;
+        text-style: italic;
+    }
+    History > .history--empty {
+        color: $text-muted;
+    }
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "history--latest",
+        "history--undone",
+        "history--empty",
+    }
+
+    moves: reactive[tuple[Cell, ...]] = reactive(tuple, always_update=True)
+    """The moves played, in order."""
+    undone: reactive[tuple[Cell, ...]] = reactive(tuple, always_update=True)
+    """Moves taken back that redo would replay, in the order they would come."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="history-lines")
+
+    def on_mount(self) -> None:
+        self._render_lines()
+
+    def watch_moves(self) -> None:
+        self._render_lines()
+
+    def watch_undone(self) -> None:
+        self._render_lines()
+
+    @staticmethod
+    def describe(ply: int, cell: Cell) -> str:
+        """One move as people read it, e.g. ``3. X b2``."""
+        return f"{ply + 1:>2}. {mover_of(ply).value} {coordinate(cell)}"
+
+    def _render_lines(self) -> None:
+        if not self.is_mounted:
+            return
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if not self.moves and not self.undone:
+            text.append("No moves yet", style=self.get_component_rich_style("history--empty"))
+        last = len(self.moves) - 1
+        for ply, cell in enumerate(self.moves):
+            style = self.get_component_rich_style("history--latest") if ply == last else ""
+            text.append(self.describe(ply, cell).ljust(12), style=style)
+            text.append("\n")
+        undone_style = self.get_component_rich_style("history--undone")
+        for offset, cell in enumerate(self.undone):
+            text.append(f"{self.describe(len(self.moves) + offset, cell)}  undone\n", undone_style)
+        text.rstrip()
+        self.query_one("#history-lines", Static).update(text)
+        self.call_after_refresh(self.scroll_to, y=max(0, last - 1), animate=False)
