@@ -18,7 +18,11 @@ RULES = (
     "Play with the mouse (click a square) or the keyboard. The computer"
     " thinks in the background, so you can change difficulty or start a new"
     " game at any moment. Easy looks one move ahead, Medium two, and Hard"
-    " searches to the end of the game: it never loses."
+    " searches to the end of the game: it never loses.\n\n"
+    "The coach shows, for the player to move, what each empty square leads to"
+    ' under perfect play from both sides: "win in 3" means three more moves'
+    " (both sides' counted) to a forced win. Modes: you against the computer,"
+    " two people on one keyboard, or two engines against each other."
 )
 
 KEYS: list[tuple[str, str]] = [
@@ -28,6 +32,11 @@ KEYS: list[tuple[str, str]] = [
     ("1 – 9", "play a square directly (1 top-left, 9 bottom-right)"),
     ("n", "new game"),
     ("d", "next difficulty"),
+    ("u  /  r", "undo to your previous turn / redo"),
+    ("c", "coach: show minimax's verdict on every empty square"),
+    ("i", "hint: highlight the best moves"),
+    ("p", "pause or resume AI vs AI"),
+    ("s", "all-time stats"),
     ("Tab", "move between the board and the sidebar controls"),
     ("ctrl+p", "command palette"),
     ("?", "this help"),
