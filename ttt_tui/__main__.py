@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
 from collections.abc import Sequence
 
@@ -96,19 +98,58 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
-    if args.command == "analyze":
-        from ttt_tui.cli import read_positions, run_analyze
+    """Run the command line; returns the exit status.
 
+    0 success; 1 an unexpected error (with a crash report); 2 bad arguments,
+    bad positions or no terminal to play in; 130 interrupted.
+    """
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "analyze":
+            return analyze(args)
+        return play(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+def analyze(args: argparse.Namespace) -> int:
+    """Run `ttt-tui analyze`, tolerating undecodable input and a reader that goes away."""
+    from ttt_tui.cli import read_positions, run_analyze
+
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
+    try:
         return run_analyze(
             read_positions(args.positions, sys.stdin), args.json, sys.stdout, sys.stderr
         )
-    return play(args)
+    except BrokenPipeError:
+        # The reader (say `| head -1`) has what it wanted; stop quietly, and keep
+        # Python from complaining again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def terminal_problem() -> str | None:
+    """Why the game cannot run full-screen here, or None if it can."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return (
+            "the game needs an interactive terminal, but standard input or output"
+            " is not one; for scripts, use `ttt-tui analyze`"
+        )
+    if os.environ.get("TERM") == "dumb":
+        return (
+            "TERM=dumb cannot show a full-screen game; run it in a terminal"
+            " emulator (e.g. TERM=xterm-256color)"
+        )
+    return None
 
 
 def play(args: argparse.Namespace) -> int:
     """Run the game with saved settings, overridden by any given on the command line."""
+    problem = terminal_problem()
+    if problem is not None:
+        print(f"ttt-tui: {problem}", file=sys.stderr)
+        return 2
     from ttt_tui.app import TicTacToeApp
     from ttt_tui.storage import Store
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import replace
+from pathlib import Path
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+from ttt_tui import crash
 from ttt_tui.engine import Difficulty, Player, choose_move
 from ttt_tui.game import Mode
 from ttt_tui.screens.game import GameScreen, MoveChooser
@@ -53,8 +56,12 @@ class TicTacToeApp(App[None]):
             settings = replace(settings, mark=mark)
         if settings.theme in self.available_themes:
             self.theme = settings.theme
+        self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
+        """Seeds every choice the computer makes; `--seed` replays a session."""
+        self.crash_report: Path | None = None
+        """Where the report of an unexpected error went, if one happened."""
         self._game_screen = GameScreen(
-            settings, self.store, ai_delay, random.Random(seed), move_chooser
+            settings, self.store, ai_delay, random.Random(self.seed), move_chooser
         )
 
     def get_default_screen(self) -> Screen[None]:
@@ -67,6 +74,16 @@ class TicTacToeApp(App[None]):
     def _theme_changed(self, theme: object) -> None:
         if self._game_screen.settings.theme != self.theme:
             self._game_screen.update_settings(theme=self.theme)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Write a crash report, then exit with one short message instead of a traceback.
+
+        Textual restores the terminal before printing what is queued here.
+        """
+        details = {"seed": self.seed, **self._game_screen.crash_details()}
+        self.crash_report = crash.write_report(self.store.directory, error, details)
+        super()._handle_exception(error)
+        self._exit_renderables[:] = [Text(crash.crash_message(self.crash_report, error))]
 
     async def action_quit(self) -> None:
         """Record an unfinished game as abandoned, then leave."""

@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ttt_tui.engine import Board, Cell, Player, Status
+from ttt_tui.engine import Board, Cell, Player, Status, coordinate
 
 
 class Mode(enum.Enum):
@@ -35,6 +35,11 @@ _MODE_LABELS = {
 def mover_of(ply: int) -> Player:
     """The side that makes the move with this 0-based index: X moves first."""
     return Player.X if ply % 2 == 0 else Player.O
+
+
+def move_name(ply: int, cell: Cell) -> str:
+    """A move as people read it: the mark and the square, e.g. ``X b2``."""
+    return f"{mover_of(ply).value} {coordinate(cell)}"
 
 
 @dataclass

@@ -17,7 +17,7 @@ from textual.containers import Horizontal
 from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from ttt_tui.engine import (
     Analysis,
@@ -32,7 +32,7 @@ from ttt_tui.engine import (
     analyze,
     choose_move,
 )
-from ttt_tui.game import Game, Mode
+from ttt_tui.game import Game, Mode, move_name
 from ttt_tui.messages import AIMoved, AnalysisReady
 from ttt_tui.storage import GameRecord, Result, Settings, Store, outcomes_for, stats_outcome
 from ttt_tui.widgets.board import BoardView
@@ -218,6 +218,25 @@ class GameScreen(Screen[None]):
             return
         self.analysis = message.analysis
         self._sync_board()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A worker that failed is a bug: raise it so the app's crash handling reports it."""
+        error = event.worker.error
+        if event.state is WorkerState.ERROR and error is not None:
+            raise error
+
+    def crash_details(self) -> dict[str, object]:
+        """What a crash report needs to replay this game."""
+        game = self.game
+        return {
+            "settings": self.settings.to_json(),
+            "mode": game.mode.value,
+            "human": game.human.value,
+            "board": str(game.board),
+            "moves": " ".join(str(cell) for cell in game.moves) or "(none)",
+            "moves read as": " ".join(move_name(p, c) for p, c in enumerate(game.moves)),
+            "undone": game.redo_stack,
+        }
 
     # Results and records.
 

@@ -10,8 +10,8 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from ttt_tui.engine import Cell, coordinate
-from ttt_tui.game import mover_of
+from ttt_tui.engine import Cell
+from ttt_tui.game import move_name
 
 
 class History(VerticalScroll, can_focus=False):
@@ -63,7 +63,7 @@ class History(VerticalScroll, can_focus=False):
     @staticmethod
     def describe(ply: int, cell: Cell) -> str:
         """One move as people read it, e.g. ``3. X b2``."""
-        return f"{ply + 1:>2}. {mover_of(ply).value} {coordinate(cell)}"
+        return f"{ply + 1:>2}. {move_name(ply, cell)}"
 
     def _render_lines(self) -> None:
         if not self.is_mounted:
