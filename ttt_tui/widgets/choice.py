@@ -20,6 +20,10 @@ class Choice(Widget, can_focus=True):
     its state into the control without hearing its own echo.
     """
 
+    FOCUS_ON_CLICK = False
+    """A click picks an option but leaves focus where it was (the board), so the
+    arrow keys keep moving the board's cursor; Tab reaches the control."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "step(-1)", "Previous", show=False),
         Binding("right", "step(1)", "Next", show=False),

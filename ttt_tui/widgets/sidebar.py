@@ -23,13 +23,26 @@ MODE_OPTIONS = [
 ]
 
 
-class Sidebar(VerticalScroll):
+class SidebarButton(Button):
+    """A button that leaves focus on the board when clicked, so Enter keeps playing."""
+
+    FOCUS_ON_CLICK = False
+
+
+class SidebarCheckbox(Checkbox):
+    """A checkbox that leaves focus on the board when clicked."""
+
+    FOCUS_ON_CLICK = False
+
+
+class Sidebar(VerticalScroll, can_focus=False):
     """Controls and information beside the board.
 
     The controls report through their own messages (`Choice.Changed`,
     `Checkbox.Changed`, `Button.Pressed`), which bubble to the screen; the
     screen writes what the sidebar shows. Controls that do not apply to the
-    current mode are hidden.
+    current mode are hidden. Clicking a control leaves focus on the board;
+    Tab reaches the controls.
     """
 
     DEFAULT_CSS = """
@@ -114,21 +127,21 @@ class Sidebar(VerticalScroll):
             classes="ai-only",
         )
         with Vertical(id="switches"):
-            yield Checkbox(
+            yield SidebarCheckbox(
                 "Coach  [dim](c)[/]",
                 settings.coach,
                 id="coach",
                 compact=True,
                 tooltip="Show what minimax thinks of every empty square",
             )
-            yield Checkbox(
+            yield SidebarCheckbox(
                 "Alternate who starts",
                 settings.alternate_start,
                 id="alternate",
                 compact=True,
                 tooltip="Swap sides at each new game",
             )
-        yield Button("New game  (n)", id="new-game", variant="primary", compact=True)
+        yield SidebarButton("New game  (n)", id="new-game", variant="primary", compact=True)
         yield StatusLine(id="status")
         yield Static(id="score")
         yield Static(id="hints-used")
