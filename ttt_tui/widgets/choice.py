@@ -76,17 +76,20 @@ class Choice(Widget, can_focus=True):
 
     def __init__(
         self,
-        options: Sequence[tuple[str, str]],
+        options: Sequence[tuple[str, str] | tuple[str, str, str]],
         value: str,
         *,
         id: str | None = None,  # noqa: A002
         classes: str | None = None,
         tooltip: str | None = None,
     ) -> None:
-        """Options are (value, label) pairs."""
+        """Options are (value, label) pairs, or (value, label, short label) for
+        options whose label may not fit a narrow control."""
         super().__init__(id=id, classes=classes)
-        self.options = list(options)
+        self.options = [(option[0], option[1]) for option in options]
         """The (value, label) pairs, in display order."""
+        self.short_labels = {option[0]: option[-1] for option in options}
+        """Each option's label for when its full label does not fit."""
         self.set_reactive(Choice.value, value)
         if tooltip:
             self.tooltip = tooltip
@@ -102,7 +105,9 @@ class Choice(Widget, can_focus=True):
         text = Text(no_wrap=True, overflow="crop")
         for (value, label), (start, end) in zip(self.options, self._spans(), strict=True):
             width = end - start
-            shown = label if len(label) <= width else label[: max(width, 1)]
+            if len(label) > width:
+                label = self.short_labels[value]
+            shown = label[: max(width, 1)]
             part = "choice--selected" if value == self.value else "choice--option"
             text.append(shown.center(width), style=self.get_component_rich_style(part))
         return text

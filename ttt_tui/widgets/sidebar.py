@@ -15,11 +15,11 @@ from ttt_tui.widgets.history import History
 from ttt_tui.widgets.status import StatusLine
 
 DIFFICULTY_OPTIONS = [(d.value, d.value.capitalize()) for d in Difficulty]
-MARK_OPTIONS = [(Player.X.value, "X (first)"), (Player.O.value, "O (second)")]
+MARK_OPTIONS = [(Player.X.value, "X (first)", "X"), (Player.O.value, "O (second)", "O")]
 MODE_OPTIONS = [
-    (Mode.HUMAN_VS_AI.value, "You vs AI"),
-    (Mode.TWO_PLAYERS.value, "2 players"),
-    (Mode.AI_VS_AI.value, "AI vs AI"),
+    (Mode.HUMAN_VS_AI.value, "You vs AI", "vs AI"),
+    (Mode.TWO_PLAYERS.value, "2 players", "2P"),
+    (Mode.AI_VS_AI.value, "AI vs AI", "AI-AI"),
 ]
 
 
@@ -47,7 +47,9 @@ class Sidebar(VerticalScroll, can_focus=False):
 
     DEFAULT_CSS = """
     Sidebar {
-        width: 34;
+        width: 40%;
+        min-width: 26;
+        max-width: 36;
         height: 1fr;
         padding: 0 1;
         background: $panel;
@@ -70,6 +72,8 @@ class Sidebar(VerticalScroll, can_focus=False):
     }
     Sidebar > #status {
         margin-top: 1;
+        padding: 0 1;
+        background: $boost;
     }
     Sidebar.-human_vs_ai .ai-only,
     Sidebar.-two_players .ai-only,
@@ -89,6 +93,9 @@ class Sidebar(VerticalScroll, can_focus=False):
 
     def compose(self) -> ComposeResult:
         settings = self._settings
+        yield StatusLine(id="status")
+        yield Static(id="score")
+        yield Static(id="hints-used")
         yield Label("Mode")
         yield Choice(
             MODE_OPTIONS,
@@ -142,9 +149,6 @@ class Sidebar(VerticalScroll, can_focus=False):
                 tooltip="Swap sides at each new game",
             )
         yield SidebarButton("New game  (n)", id="new-game", variant="primary", compact=True)
-        yield StatusLine(id="status")
-        yield Static(id="score")
-        yield Static(id="hints-used")
         yield Label("Moves")
         yield History(id="history")
 
