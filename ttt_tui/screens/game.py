@@ -47,6 +47,9 @@ MIN_WIDTH = 56
 MIN_HEIGHT = 16
 """Shortest terminal the layout fits."""
 
+WARNING_SECONDS = 2.0
+"""How long a warning about ignored input stays on screen."""
+
 MoveChooser = Callable[[Board, Difficulty, random.Random, CancelCheck | None], Cell]
 """Picks the computer's move; `choose_move` unless a test slows it down."""
 
@@ -121,6 +124,8 @@ class GameScreen(Screen[None]):
         """Minimax's view of the current position, once computed."""
         self.hint_requested = False
         """Whether the person asked for a hint in the current position."""
+        self._last_warning = ""
+        self._last_warning_until = 0.0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -273,6 +278,15 @@ class GameScreen(Screen[None]):
         self.store.record_game(record)
         self.show_store_notices()
 
+    def warn(self, message: str) -> None:
+        """Say briefly why input did nothing; the same words are not stacked
+        again while they are still on screen, however fast the keys come."""
+        now = time.monotonic()
+        if message == self._last_warning and now < self._last_warning_until:
+            return
+        self._last_warning, self._last_warning_until = message, now + WARNING_SECONDS
+        self.notify(message, severity="warning", timeout=WARNING_SECONDS)
+
     def show_store_notices(self) -> None:
         """Tell the person about anything that went wrong with saving."""
         for notice in self.store.take_notices():
@@ -355,15 +369,15 @@ class GameScreen(Screen[None]):
     def _try_play(self, cell: Cell) -> None:
         game = self.game
         if game.is_over:
-            self.notify("The game is over: press n for a new one.", severity="warning", timeout=2)
+            self.warn("The game is over: press n for a new one.")
             return
         if game.ai_to_move:
-            self.notify("Wait for the AI to move.", severity="warning", timeout=2)
+            self.warn("Wait for the AI to move.")
             return
         try:
             game.play(cell)
         except IllegalMoveError:
-            self.notify(f"Square {cell + 1} is taken.", severity="warning", timeout=2)
+            self.warn(f"Square {cell + 1} is taken.")
             return
         self._changed()
 
@@ -391,18 +405,18 @@ class GameScreen(Screen[None]):
     def action_undo(self) -> None:
         """Take back to your previous turn, cancelling a move the AI is thinking about."""
         if self.game.mode is Mode.AI_VS_AI:
-            self.notify("Undo is for games with a person in them.", severity="warning", timeout=2)
+            self.warn("Undo is for games with a person in them.")
         elif self.game.undo():
             self._changed()
         else:
-            self.notify("Nothing to undo.", severity="warning", timeout=2)
+            self.warn("Nothing to undo.")
 
     def action_redo(self) -> None:
         """Replay what undo took back."""
         if self.game.redo():
             self._changed()
         else:
-            self.notify("Nothing to redo.", severity="warning", timeout=2)
+            self.warn("Nothing to redo.")
 
     # Games and settings.
 
@@ -462,10 +476,10 @@ class GameScreen(Screen[None]):
         """Highlight the best moves for the player to move, without playing them."""
         game = self.game
         if game.is_over:
-            self.notify("The game is over: no hint needed.", severity="warning", timeout=2)
+            self.warn("The game is over: no hint needed.")
             return
         if not game.is_human(game.board.to_move):
-            self.notify("Hints are for your turn.", severity="warning", timeout=2)
+            self.warn("Hints are for your turn.")
             return
         if not self.hint_requested:
             game.hints_used += 1
@@ -479,7 +493,7 @@ class GameScreen(Screen[None]):
     def action_pause(self) -> None:
         """Pause or resume AI vs AI."""
         if self.game.mode is not Mode.AI_VS_AI:
-            self.notify("Pause is for AI vs AI.", severity="warning", timeout=2)
+            self.warn("Pause is for AI vs AI.")
             return
         self.paused = not self.paused
         self._changed()
