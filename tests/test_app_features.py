@@ -1,0 +1,990 @@
+"""Pilot tests for the coach, hints, undo and redo, the move history and the modes.
+
+The computer is a scripted chooser (first free square of a list) or the real
+engine with a fixed seed; where a test needs the computer mid-thought, the
+chooser blocks in its worker thread until the test lets it go. Nothing here
+waits on the clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import threading
+from typing import Any
+
+import pytest
+from rich.text import Text
+from textual.pilot import Pilot
+from textual.widgets import Checkbox, Static
+from textual.worker import WorkerCancelled, WorkerState, get_current_worker
+
+import ttt_tui.screens.game as game_screen_module
+from ttt_tui.app import TicTacToeApp
+from ttt_tui.engine import (
+    Board,
+    CancelCheck,
+    Cell,
+    Difficulty,
+    Outcome,
+    Player,
+    SearchCancelled,
+    Verdict,
+    analyze,
+)
+from ttt_tui.game import Mode
+from ttt_tui.screens.game import GameScreen
+from ttt_tui.storage import Result, Settings
+from ttt_tui.widgets.cell import Cell as CellWidget
+from ttt_tui.widgets.cell import short_verdict
+from ttt_tui.widgets.choice import Choice
+from ttt_tui.widgets.history import History
+from ttt_tui.widgets.status import StatusLine
+
+SIZE = (100, 30)
+"""Terminal size for every test unless it is about size."""
+
+# Helpers ---------------------------------------------------------------------
+
+
+class ScriptedAI:
+    """Plays the first free square of its script and records who asked at what level."""
+
+    def __init__(self, *script: Cell) -> None:
+        self.script = list(script)
+        """Squares in order of preference; any free square after them."""
+        self.calls: list[tuple[Player, Difficulty]] = []
+        """The side to move and the difficulty of each call, in order."""
+        self._lock = threading.Condition()
+
+    def pick(self, board: Board) -> Cell:
+        """The first free square of the script, else the first free square."""
+        return next(c for c in [*self.script, *range(board.size)] if board[c] is None)
+
+    def _enter(self, board: Board, difficulty: Difficulty) -> None:
+        with self._lock:
+            self.calls.append((board.to_move, difficulty))
+            self._lock.notify_all()
+
+    def wait_calls(self, count: int) -> bool:
+        """Block (in a thread) until at least ``count`` calls have begun."""
+        with self._lock:
+            return self._lock.wait_for(lambda: len(self.calls) >= count, timeout=10)
+
+    def __call__(
+        self,
+        board: Board,
+        difficulty: Difficulty,
+        rng: random.Random,
+        cancelled: CancelCheck | None = None,
+    ) -> Cell:
+        self._enter(board, difficulty)
+        return self.pick(board)
+
+
+class GatedAI(ScriptedAI):
+    """A scripted chooser whose every move waits for a permit from the test.
+
+    ``stubborn`` choosers ignore cancellation and return their move anyway
+    once let go, the worst case for a result that arrives too late.
+    """
+
+    def __init__(self, *script: Cell, stubborn: bool = False) -> None:
+        super().__init__(*script)
+        self.permits = threading.Semaphore(0)
+        """One permit a move."""
+        self.stubborn = stubborn
+        """Whether to ignore cancellation."""
+
+    def allow(self, moves: int = 100) -> None:
+        """Let this many more moves through."""
+        self.permits.release(moves)
+
+    def __call__(
+        self,
+        board: Board,
+        difficulty: Difficulty,
+        rng: random.Random,
+        cancelled: CancelCheck | None = None,
+    ) -> Cell:
+        self._enter(board, difficulty)
+        for _ in range(2000):  # at most 10 s, so a failing test cannot hang the run
+            if self.permits.acquire(timeout=0.005):
+                return self.pick(board)
+            if not self.stubborn and cancelled is not None and cancelled():
+                raise SearchCancelled
+        raise AssertionError("the test never let the computer move")
+
+
+async def calls_begun(ai: ScriptedAI, count: int) -> None:
+    """Wait, without blocking the app's loop, until the chooser has been called ``count`` times."""
+    assert await asyncio.to_thread(ai.wait_calls, count), f"fewer than {count} calls"
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Let every worker finish and every message it posted land, including chains of them."""
+    app = pilot.app
+    for _ in range(30):
+        with contextlib.suppress(WorkerCancelled):  # cancelled for a turn that is gone
+            await app.workers.wait_for_complete()
+        await pilot.pause()
+        if not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
+            return
+    raise AssertionError("workers kept starting")
+
+
+async def start(pilot: Pilot[None]) -> GameScreen:
+    """First layout (before it every region is 0x0), then the game screen."""
+    await pilot.pause()
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, GameScreen)
+    return screen
+
+
+async def play(pilot: Pilot[None], *keys: str) -> None:
+    """Press keys one at a time, letting the computer (and the coach) finish after each."""
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+def make_app(
+    chooser: ScriptedAI | None = None,
+    settings: Settings | None = None,
+    **overrides: Any,
+) -> TicTacToeApp:
+    """The real app with no thinking delay, a fixed seed and in-memory storage."""
+    settings = settings or Settings()
+    if chooser is None:
+        return TicTacToeApp(settings=settings, ai_delay=0, seed=7, **overrides)
+    return TicTacToeApp(settings=settings, ai_delay=0, seed=7, move_chooser=chooser, **overrides)
+
+
+class Notes:
+    """Records every notification the app raises, and still shows it."""
+
+    def __init__(self, app: TicTacToeApp) -> None:
+        self.messages: list[str] = []
+        original = app.notify
+
+        def notify(message: str, **kwargs: Any) -> None:
+            self.messages.append(message)
+            original(message, **kwargs)
+
+        app.notify = notify  # type: ignore[method-assign]
+
+    def since(self, count: int) -> list[str]:
+        """Messages after the first ``count``."""
+        return self.messages[count:]
+
+
+def marks(screen: GameScreen) -> str:
+    """The board in the model, as nine characters: ``X.O......``."""
+    return str(screen.game.board)
+
+
+def cells(pilot: Pilot[None]) -> list[CellWidget]:
+    """The cell widgets in index order."""
+    return sorted(pilot.app.screen.query(CellWidget), key=lambda cell: cell.index)
+
+
+def shown_marks(pilot: Pilot[None]) -> str:
+    """The board as the cell widgets draw it."""
+    return "".join("." if c.mark is None else c.mark.value for c in cells(pilot))
+
+
+def drawn(cell: CellWidget) -> str:
+    """What a square shows, as plain text."""
+    return cell.render().plain
+
+
+def hinted(pilot: Pilot[None]) -> set[int]:
+    """Squares a hint highlights."""
+    return {cell.index for cell in cells(pilot) if cell.has_class("-hint")}
+
+
+def shown_verdicts(pilot: Pilot[None]) -> dict[int, Verdict]:
+    """The coach verdicts the squares hold."""
+    return {cell.index: cell.verdict for cell in cells(pilot) if cell.verdict is not None}
+
+
+def status(pilot: Pilot[None]) -> str:
+    """What the status line says."""
+    return pilot.app.screen.query_one("#status", StatusLine).message
+
+
+def hints_line(pilot: Pilot[None]) -> str:
+    """The sidebar's hint counter as drawn."""
+    return str(pilot.app.screen.query_one("#hints-used", Static).render())
+
+
+def history_text(pilot: Pilot[None]) -> Text:
+    """The history panel's text, with its styles."""
+    content = pilot.app.screen.query_one("#history-lines", Static).content
+    assert isinstance(content, Text)
+    return content
+
+
+def history_lines(pilot: Pilot[None]) -> list[str]:
+    """The history panel's lines, stripped."""
+    return [line.strip() for line in history_text(pilot).plain.split("\n")]
+
+
+def selected(pilot: Pilot[None], selector: str) -> str:
+    """The label drawn as selected in a segmented control."""
+    choice = pilot.app.screen.query_one(selector, Choice)
+    text = choice.render()
+    style = choice.get_component_rich_style("choice--selected")
+    return next(text.plain[s.start : s.end].strip() for s in text.spans if s.style == style)
+
+
+async def click_option(pilot: Pilot[None], selector: str, label: str) -> None:
+    """Click the middle of an option of a segmented control, found by its label."""
+    choice = pilot.app.screen.query_one(selector, Choice)
+    labels = [shown for _, shown in choice.options]
+    index = labels.index(label)
+    x = (2 * index + 1) * choice.size.width // (2 * len(labels))
+    assert await pilot.click(selector, offset=(x, 0))
+
+
+# The coach -------------------------------------------------------------------
+
+
+def assert_coach_matches_engine(pilot: Pilot[None], screen: GameScreen) -> None:
+    """Every empty square holds and draws minimax's verdict for the side to move."""
+    board = screen.game.board
+    expected = analyze(board).moves
+    assert set(expected) == {i for i in range(9) if board[i] is None}
+    assert shown_verdicts(pilot) == expected
+    for cell in cells(pilot):
+        if cell.index in expected:
+            assert str(expected[cell.index]) in drawn(cell).split("\n"), cell.index
+
+
+async def test_c_shows_the_engine_s_verdict_on_every_empty_square_and_hides_it_again() -> None:
+    app = make_app(ScriptedAI(4, 8))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1")
+        assert shown_verdicts(pilot) == {}
+        assert all(
+            drawn(c) in {"X", "O"} or drawn(c).isdigit() for c in cells(pilot) if c.mark is None
+        )
+
+        await play(pilot, "c")
+        assert screen.settings.coach
+        assert screen.query_one("#coach", Checkbox).value
+        assert_coach_matches_engine(pilot, screen)
+        # X . .  /  . O .  /  . . .  with X to move: a corner or edge draws, nothing wins.
+        assert {str(v) for v in shown_verdicts(pilot).values()} == {"draw"}
+
+        await play(pilot, "c")
+        assert not screen.settings.coach
+        assert not screen.query_one("#coach", Checkbox).value
+        assert shown_verdicts(pilot) == {}
+        assert not any("draw" in drawn(c) for c in cells(pilot))
+
+
+async def test_the_coach_shows_wins_and_losses_with_their_distance() -> None:
+    # X a1, O c3 (a corner reply to a corner loses): X wins with a3 or c1 or b2 ...
+    app = make_app(ScriptedAI(1), settings=Settings(coach=True))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1")
+        assert marks(screen) == "XO......."
+        assert_coach_matches_engine(pilot, screen)
+        texts = {str(v) for v in shown_verdicts(pilot).values()}
+        assert "win in 5" in texts
+        assert "draw" in texts
+        # The square that wins in 5 draws those words.
+        winning = [i for i, v in shown_verdicts(pilot).items() if v == Verdict(Outcome.WIN, 5)]
+        assert winning
+        assert drawn(cells(pilot)[winning[0]]) == f"{winning[0] + 1}\nwin in 5"
+
+
+async def test_clicking_the_coach_checkbox_turns_it_on_and_off() -> None:
+    app = make_app(ScriptedAI(4))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert await pilot.click("#coach")
+        await settle(pilot)
+        assert screen.settings.coach
+        assert_coach_matches_engine(pilot, screen)
+        assert len(shown_verdicts(pilot)) == 9
+
+        assert await pilot.click("#coach")
+        await settle(pilot)
+        assert not screen.settings.coach
+        assert shown_verdicts(pilot) == {}
+
+
+async def test_the_coach_follows_every_move_including_the_ai_s() -> None:
+    ai = ScriptedAI(4, 2, 6, 5)
+    app = make_app(ai, settings=Settings(coach=True))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert_coach_matches_engine(pilot, screen)
+        for key in "189":
+            await play(pilot, key)
+            if screen.game.is_over:
+                break
+            # The AI has replied; the verdicts are for the person again.
+            assert screen.game.board.to_move is Player.X
+            assert screen.analysis is not None
+            assert screen.analysis.board == screen.game.board
+            assert_coach_matches_engine(pilot, screen)
+        assert len(ai.calls) == 3
+
+
+async def test_the_coach_speaks_for_o_when_o_is_to_move() -> None:
+    app = make_app(settings=Settings(coach=True, mode=Mode.TWO_PLAYERS))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "2")
+        assert screen.game.board.to_move is Player.O
+        assert_coach_matches_engine(pilot, screen)
+        # After X b1 the centre holds the draw for O; a far corner loses.
+        assert str(shown_verdicts(pilot)[4]) == "draw"
+        assert shown_verdicts(pilot)[8].outcome is Outcome.LOSS
+
+
+async def test_coach_analysis_runs_in_an_analysis_worker_off_the_ui_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[tuple[bool, str]] = []
+    real_analyze = game_screen_module.analyze
+
+    def spy(board: Board, cancelled: CancelCheck | None = None) -> Any:
+        seen.append(
+            (threading.current_thread() is threading.main_thread(), get_current_worker().group)
+        )
+        return real_analyze(board, cancelled)
+
+    monkeypatch.setattr(game_screen_module, "analyze", spy)
+    app = make_app(ScriptedAI(4))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert seen == []  # the coach is off: nothing analysed
+        await play(pilot, "c")
+        await play(pilot, "1")
+        assert seen
+        assert all(not on_main and group == "analysis" for on_main, group in seen)
+        assert_coach_matches_engine(pilot, screen)
+
+
+@pytest.mark.parametrize(
+    ("verdict", "width", "label"),
+    [
+        (Verdict(Outcome.WIN, 3), 20, "win in 3"),
+        (Verdict(Outcome.WIN, 3), 8, "win in 3"),
+        (Verdict(Outcome.WIN, 3), 7, "win 3"),
+        (Verdict(Outcome.WIN, 3), 5, "win 3"),
+        (Verdict(Outcome.WIN, 3), 4, "W3"),
+        (Verdict(Outcome.LOSS, 2), 9, "loss in 2"),
+        (Verdict(Outcome.LOSS, 2), 8, "loss 2"),
+        (Verdict(Outcome.LOSS, 2), 6, "loss 2"),
+        (Verdict(Outcome.LOSS, 2), 5, "L2"),
+        (Verdict(Outcome.LOSS, 2), 1, "L2"),
+        (Verdict(Outcome.DRAW, 9), 10, "draw"),
+        (Verdict(Outcome.DRAW, 9), 4, "draw"),
+        (Verdict(Outcome.DRAW, 9), 3, "D"),
+    ],
+)
+def test_short_verdict_shortens_in_steps(verdict: Verdict, width: int, label: str) -> None:
+    assert short_verdict(verdict, width) == label
+
+
+async def test_a_small_terminal_shows_short_verdicts_that_fit_their_squares() -> None:
+    app = make_app(settings=Settings(coach=True, mode=Mode.TWO_PLAYERS))
+    async with app.run_test(size=(56, 16)) as pilot:
+        screen = await start(pilot)
+        assert not screen.has_class("-too-small")
+        await play(pilot, "1")
+        verdicts = shown_verdicts(pilot)
+        assert verdicts == analyze(screen.game.board).moves
+        labels = []
+        for cell in cells(pilot):
+            if cell.index not in verdicts:
+                continue
+            width = cell.content_size.width
+            label = drawn(cell).split("\n")[-1]
+            assert len(label) <= width, (cell.index, label, width)
+            assert label == short_verdict(verdicts[cell.index], width)
+            labels.append(label)
+        # O to move after X a1: only the centre draws; everything else loses in 6.
+        assert labels.count("draw") == 1
+        assert set(labels) - {"draw"} <= {"L6", "loss 6"}
+        assert "loss in 6" not in labels
+
+
+# Hints -----------------------------------------------------------------------
+
+
+async def test_i_highlights_the_best_moves_without_playing_and_counts_once_a_position() -> None:
+    ai = ScriptedAI(1, 5)
+    app = make_app(ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1")
+        assert marks(screen) == "XO......."
+        assert hints_line(pilot) == "Hints this game: 0"
+        assert hinted(pilot) == set()
+
+        await play(pilot, "i")
+        best = set(analyze(screen.game.board).best)
+        assert hinted(pilot) == best
+        assert best < {2, 3, 4, 6, 7, 8}  # a real choice, not every square
+        assert all("★" in drawn(cells(pilot)[i]) for i in best)
+        assert not any("★" in drawn(c) for c in cells(pilot) if c.index not in best)
+        assert marks(screen) == "XO......."
+        assert shown_marks(pilot) == "XO......."
+        assert screen.game.moves == [0, 1]
+        assert len(ai.calls) == 1  # asking for a hint did not hand the AI a turn
+        assert screen.game.hints_used == 1
+        assert hints_line(pilot) == "Hints this game: 1"
+
+        await play(pilot, "i")
+        assert hinted(pilot) == best
+        assert hints_line(pilot) == "Hints this game: 1"
+
+        move = min(best)
+        await play(pilot, str(move + 1))
+        assert hinted(pilot) == set()  # the hint was for the last position
+        assert hints_line(pilot) == "Hints this game: 1"
+        await play(pilot, "i")
+        assert hinted(pilot) == set(analyze(screen.game.board).best)
+        assert hints_line(pilot) == "Hints this game: 2"
+
+        await play(pilot, "n")
+        assert hints_line(pilot) == "Hints this game: 0"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "bug: GameScreen._changed resets hint_requested, and toggle_coach / set_difficulty"
+        " call it without changing the position, so the hint vanishes and the next i"
+        " counts a second hint for the same position"
+    ),
+)
+@pytest.mark.parametrize("key", ["c", "d"])
+async def test_a_hint_survives_coach_and_difficulty_changes_in_the_same_position(key: str) -> None:
+    app = make_app(ScriptedAI(4))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1", "i")
+        best = set(analyze(screen.game.board).best)
+        assert hinted(pilot) == best
+        await play(pilot, key)
+        assert hinted(pilot) == best
+        await play(pilot, "i")
+        assert hints_line(pilot) == "Hints this game: 1"
+
+
+@pytest.mark.parametrize(
+    ("difficulty", "mark"),
+    [(Difficulty.EASY, Player.O), (Difficulty.MEDIUM, Player.X), (Difficulty.HARD, Player.O)],
+)
+async def test_hints_work_at_every_difficulty_and_with_either_mark(
+    difficulty: Difficulty, mark: Player
+) -> None:
+    app = make_app(settings=Settings(difficulty=difficulty, mark=mark))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert screen.game.board.to_move is mark
+        await play(pilot, "i")
+        assert screen.game.board.to_move is mark
+        assert hinted(pilot) == set(analyze(screen.game.board).best)
+        assert hinted(pilot)
+        assert hints_line(pilot) == "Hints this game: 1"
+
+
+async def test_in_two_players_mode_both_sides_can_ask_for_hints() -> None:
+    app = make_app(settings=Settings(mode=Mode.TWO_PLAYERS))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "i")
+        assert hinted(pilot) == set(range(9))  # every opening draws
+        await play(pilot, "1")
+        assert screen.game.board.to_move is Player.O
+        await play(pilot, "i")
+        assert hinted(pilot) == {4}  # only the centre saves O after a corner
+        assert marks(screen) == "X........"
+        assert hints_line(pilot) == "Hints this game: 2"
+
+
+async def test_no_hint_on_the_ai_s_turn_or_after_the_game_ends() -> None:
+    ai = GatedAI(7, 8)
+    app = make_app(ai)
+    notes = Notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await pilot.press("1")
+        await calls_begun(ai, 1)
+        before = len(notes.messages)
+        await pilot.press("i")
+        await pilot.pause()
+        assert notes.since(before) == ["Hints are for your turn."]
+        assert screen.game.hints_used == 0
+        assert hints_line(pilot) == "Hints this game: 0"
+        assert hinted(pilot) == set()
+
+        ai.allow()
+        await settle(pilot)
+        await play(pilot, "2", "3")
+        assert status(pilot) == "You win!"
+        before = len(notes.messages)
+        await play(pilot, "i")
+        assert notes.since(before) == ["The game is over: no hint needed."]
+        assert hints_line(pilot) == "Hints this game: 0"
+        assert hinted(pilot) == set()
+
+
+async def start_blocked(pilot: Pilot[None], ai: ScriptedAI) -> GameScreen:
+    """First layout of a game whose computer is held at its first move."""
+    await pilot.pause()
+    await calls_begun(ai, 1)
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, GameScreen)
+    return screen
+
+
+# Undo and redo ---------------------------------------------------------------
+
+
+async def test_undo_takes_back_your_move_and_the_ai_s_reply_and_redo_replays_them() -> None:
+    ai = ScriptedAI(4, 8)
+    app = make_app(ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1", "2")
+        assert screen.game.moves == [0, 4, 1, 8]
+
+        await play(pilot, "u")
+        assert screen.game.moves == [0, 4]
+        assert marks(screen) == "X...O...."
+        assert shown_marks(pilot) == "X...O...."
+        assert status(pilot) == "Your move (X)"
+        assert screen.game.undo_used
+
+        await play(pilot, "u")
+        assert screen.game.moves == []
+        assert shown_marks(pilot) == "........."
+
+        await play(pilot, "r")
+        assert screen.game.moves == [0, 4]
+        await play(pilot, "r")
+        assert screen.game.moves == [0, 4, 1, 8]
+        assert shown_marks(pilot) == "XX..O...O"
+        assert len(ai.calls) == 2  # redo replayed the AI's moves; it was not asked again
+
+
+async def test_a_new_move_clears_what_redo_would_replay() -> None:
+    app = make_app(ScriptedAI(4, 8))
+    notes = Notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1", "2", "u")
+        assert screen.game.redo_stack == [[1, 8]]
+        await play(pilot, "3")
+        assert screen.game.moves == [0, 4, 2, 8]
+        assert screen.game.redo_stack == []
+        before = len(notes.messages)
+        await play(pilot, "r")
+        assert notes.since(before) == ["Nothing to redo."]
+        assert screen.game.moves == [0, 4, 2, 8]
+
+
+async def test_undo_while_the_ai_thinks_cancels_it_and_its_late_answer_never_lands() -> None:
+    ai = GatedAI(4, stubborn=True)
+    app = make_app(ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await pilot.press("1")
+        await calls_begun(ai, 1)
+        assert screen.thinking
+        assert status(pilot) == "Thinking… (Medium)"
+
+        await pilot.press("u")
+        await pilot.pause()
+        assert screen.game.moves == []
+        assert not screen.thinking
+        assert status(pilot) == "Your move (X)"
+
+        ai.allow()  # the blocked worker now returns square 4 for a turn that is gone
+        await settle(pilot)
+        assert screen.game.moves == []
+        assert shown_marks(pilot) == "........."
+        assert len(ai.calls) == 1
+
+        # Redo puts your move back and the AI answers afresh.
+        await play(pilot, "r")
+        assert screen.game.moves == [0, 4]
+        assert len(ai.calls) == 2
+
+
+async def test_undo_and_redo_work_after_the_game_has_ended_and_it_counts_once() -> None:
+    app = make_app(ScriptedAI(8, 7))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1", "2", "3")
+        assert status(pilot) == "You win!"
+        assert screen.session_score[Mode.HUMAN_VS_AI]["win"] == 1
+
+        await play(pilot, "u")
+        assert screen.game.moves == [0, 8, 1, 7]
+        assert not screen.game.is_over
+        assert status(pilot) == "Your move (X)"
+
+        await play(pilot, "r")
+        assert screen.game.moves == [0, 8, 1, 7, 2]
+        assert status(pilot) == "You win!"
+        assert screen.session_score[Mode.HUMAN_VS_AI]["win"] == 1
+
+
+async def test_undo_after_the_ai_wins_takes_back_your_move_and_its_winning_reply() -> None:
+    app = make_app(ScriptedAI(0, 1, 2))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "4", "5", "9")
+        assert status(pilot) == "AI wins"
+        await play(pilot, "u")
+        assert screen.game.moves == [3, 0, 4, 1]
+        assert status(pilot) == "Your move (X)"
+
+
+async def test_in_two_players_mode_undo_takes_back_one_move() -> None:
+    app = make_app(settings=Settings(mode=Mode.TWO_PLAYERS))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1", "5", "9")
+        await play(pilot, "u")
+        assert screen.game.moves == [0, 4]
+        assert status(pilot) == "X to move"
+        await play(pilot, "u")
+        assert screen.game.moves == [0]
+        assert status(pilot) == "O to move"
+        await play(pilot, "r", "r")
+        assert screen.game.moves == [0, 4, 8]
+
+
+async def test_in_ai_vs_ai_undo_and_hints_are_refused() -> None:
+    app = make_app(settings=Settings(mode=Mode.AI_VS_AI))
+    notes = Notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert screen.game.is_over
+        moves = list(screen.game.moves)
+        before = len(notes.messages)
+        await play(pilot, "u")
+        assert notes.since(before) == ["Undo is for games with a person in them."]
+        assert screen.game.moves == moves
+        assert not screen.game.undo_used
+        before = len(notes.messages)
+        await play(pilot, "i")
+        assert notes.since(before) == ["The game is over: no hint needed."]
+        assert screen.game.hints_used == 0
+
+
+async def test_in_ai_vs_ai_a_hint_is_refused_mid_game() -> None:
+    ai = GatedAI()
+    app = make_app(ai, settings=Settings(mode=Mode.AI_VS_AI))
+    notes = Notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_blocked(pilot, ai)
+        await pilot.press("i")
+        await pilot.pause()
+        assert notes.messages[-1] == "Hints are for your turn."
+        assert screen.game.hints_used == 0
+        assert hinted(pilot) == set()
+
+
+async def test_playing_o_undo_never_removes_the_ai_s_opening_move_alone() -> None:
+    app = make_app(ScriptedAI(4, 8), settings=Settings(mark=Player.O))
+    notes = Notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert screen.game.moves == [4]
+        before = len(notes.messages)
+        await play(pilot, "u")
+        assert notes.since(before) == ["Nothing to undo."]
+        assert screen.game.moves == [4]
+
+        await play(pilot, "1")
+        assert screen.game.moves == [4, 0, 8]
+        await play(pilot, "u")
+        assert screen.game.moves == [4]
+        assert status(pilot) == "Your move (O)"
+        await play(pilot, "u")
+        assert screen.game.moves == [4]
+        assert shown_marks(pilot) == "....X...."
+
+
+# History ---------------------------------------------------------------------
+
+
+async def test_history_lists_moves_with_coordinates_and_highlights_the_latest() -> None:
+    app = make_app(ScriptedAI(0, 8))
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        assert history_lines(pilot) == ["No moves yet"]
+        await play(pilot, "5", "3")
+        assert history_lines(pilot) == ["1. X b2", "2. O a1", "3. X c1", "4. O c3"]
+
+        text = history_text(pilot)
+        history = pilot.app.screen.query_one(History)
+        latest = history.get_component_rich_style("history--latest")
+        styled = [text.plain[s.start : s.end].strip() for s in text.spans if s.style == latest]
+        assert styled == ["4. O c3"]
+
+
+async def test_history_lists_undone_moves_until_redone() -> None:
+    app = make_app(ScriptedAI(0, 8))
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play(pilot, "5", "3", "u")
+        assert history_lines(pilot) == [
+            "1. X b2",
+            "2. O a1",
+            "3. X c1  undone",
+            "4. O c3  undone",
+        ]
+        text = history_text(pilot)
+        history = pilot.app.screen.query_one(History)
+        undone = history.get_component_rich_style("history--undone")
+        latest = history.get_component_rich_style("history--latest")
+        assert [text.plain[s.start : s.end].strip() for s in text.spans if s.style == undone] == [
+            "3. X c1  undone",
+            "4. O c3  undone",
+        ]
+        assert [text.plain[s.start : s.end].strip() for s in text.spans if s.style == latest] == [
+            "2. O a1"
+        ]
+        await play(pilot, "r")
+        assert history_lines(pilot) == ["1. X b2", "2. O a1", "3. X c1", "4. O c3"]
+
+
+async def test_history_scrolls_to_the_latest_move_in_a_short_terminal() -> None:
+    app = make_app(settings=Settings(mode=Mode.TWO_PLAYERS))
+    async with app.run_test(size=(100, 16)) as pilot:
+        await start(pilot)
+        history = pilot.app.screen.query_one(History)
+        assert history.max_scroll_y == 0
+        await play(pilot, "1", "2", "3", "5", "4", "7", "8", "9")
+        await pilot.pause()
+        assert len(history_lines(pilot)) == 8
+        assert history.size.height < 8
+        assert history.max_scroll_y > 0
+        assert history.scroll_y == history.max_scroll_y  # the latest move is in view
+        await play(pilot, "n")
+        await pilot.pause()
+        assert history_lines(pilot) == ["No moves yet"]
+        assert history.scroll_y == 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "layout: at 100x16 the sidebar puts History below its fold (sidebar rows 1-14,"
+        " History from row 15), so no move is on screen unless the sidebar is scrolled"
+    ),
+)
+async def test_the_latest_move_is_on_screen_in_a_short_terminal() -> None:
+    app = make_app(settings=Settings(mode=Mode.TWO_PLAYERS))
+    async with app.run_test(size=(100, 16)) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1", "2", "3", "5", "4")
+        history = screen.query_one(History)
+        row = history.region.y + len(screen.game.moves) - 1 - round(history.scroll_y)
+        sidebar = screen.query_one("#sidebar").region
+        assert sidebar.y <= row < sidebar.bottom, (row, sidebar)
+        widget, _ = screen.get_widget_at(history.region.x + 2, row)
+        assert widget is screen.query_one("#history-lines")
+
+
+# Modes -----------------------------------------------------------------------
+
+
+async def test_two_players_by_clicking_the_mode_control() -> None:
+    ai = ScriptedAI()
+    app = make_app(ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await click_option(pilot, "#mode", "2 players")
+        await settle(pilot)
+        assert screen.game.mode is Mode.TWO_PLAYERS
+        assert selected(pilot, "#mode") == "2 players"
+        assert status(pilot) == "X to move"
+        assert not screen.query_one("#difficulty").display  # no computer, no difficulty
+
+        await play(pilot, "1")
+        assert status(pilot) == "O to move"
+        await play(pilot, "5", "2", "9", "3")
+        assert marks(screen) == "XXX.O...O"
+        assert status(pilot) == "X wins!"
+        assert ai.calls == []
+
+
+async def test_ai_vs_ai_plays_to_the_end_each_side_at_its_own_difficulty() -> None:
+    ai = ScriptedAI(4, 0, 8, 2, 6, 3, 5, 7, 1)
+    settings = Settings(ai_x_difficulty=Difficulty.EASY, ai_o_difficulty=Difficulty.HARD)
+    app = make_app(ai, settings=settings)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await click_option(pilot, "#mode", "AI vs AI")
+        await settle(pilot)
+        assert screen.game.mode is Mode.AI_VS_AI
+        assert screen.game.is_over
+        assert ai.calls
+        assert len(ai.calls) == len(screen.game.moves)
+        for side, difficulty in ai.calls:
+            assert difficulty is (Difficulty.EASY if side is Player.X else Difficulty.HARD)
+        assert {side for side, _ in ai.calls} == {Player.X, Player.O}
+        assert status(pilot) in {"X wins!", "O wins!", "Draw"}
+
+
+async def test_ai_vs_ai_with_the_real_engine_at_hard_draws() -> None:
+    settings = Settings(
+        mode=Mode.AI_VS_AI, ai_x_difficulty=Difficulty.HARD, ai_o_difficulty=Difficulty.HARD
+    )
+    app = make_app(settings=settings)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert screen.game.is_over
+        assert status(pilot) == "Draw"
+        assert len(screen.game.moves) == 9
+
+
+async def test_p_pauses_ai_vs_ai_and_no_move_is_made_until_p_again() -> None:
+    ai = GatedAI()
+    app = make_app(ai, settings=Settings(mode=Mode.AI_VS_AI))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_blocked(pilot, ai)
+        ai.allow(3)
+        await calls_begun(ai, 4)  # three moves landed; the fourth is being thought about
+        await pilot.pause()
+        assert screen.game.moves == [0, 1, 2]
+
+        await pilot.press("p")
+        await pilot.pause()
+        assert screen.paused
+        assert status(pilot) == "Paused: p resumes (O Medium to move)"
+        ai.allow()
+        await settle(pilot)
+        await pilot.pause()
+        assert screen.game.moves == [0, 1, 2]
+        assert shown_marks(pilot) == "XOX......"
+        assert len(ai.calls) == 4
+
+        await play(pilot, "p")
+        assert not screen.paused
+        assert screen.game.is_over
+        assert screen.game.moves[:3] == [0, 1, 2]
+        # First free square each time: X takes a1 c1 b2 a3 and wins on the diagonal.
+        assert screen.game.moves == [0, 1, 2, 3, 4, 5, 6]
+        assert status(pilot) == "X wins!"
+
+
+async def test_switching_mode_starts_a_new_game_and_records_the_abandoned_one() -> None:
+    app = make_app(ScriptedAI(4))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1")
+        await click_option(pilot, "#mode", "2 players")
+        await settle(pilot)
+        assert screen.game.moves == []
+        assert screen.game.mode is Mode.TWO_PLAYERS
+        records = app.store.load_games()
+        assert [(r.mode, r.moves, r.result) for r in records] == [
+            (Mode.HUMAN_VS_AI, (0, 4), Result.ABANDONED)
+        ]
+        # The control follows the arrow keys too; an empty game is not worth a record.
+        screen.query_one("#mode", Choice).focus()
+        await play(pilot, "left")
+        assert screen.game.mode is Mode.HUMAN_VS_AI
+        assert selected(pilot, "#mode") == "You vs AI"
+        await play(pilot, "right", "right")
+        assert screen.game.mode is Mode.AI_VS_AI
+        assert screen.game.is_over  # the engines played it out by themselves
+        records = app.store.load_games()
+        assert [(r.mode, r.result) for r in records] == [
+            (Mode.HUMAN_VS_AI, Result.ABANDONED),
+            (Mode.AI_VS_AI, Result.from_status(screen.game.status)),
+        ]
+        assert sum(screen.session_score[Mode.HUMAN_VS_AI].values()) == 0
+        assert sum(screen.session_score[Mode.AI_VS_AI].values()) == 1
+
+
+async def test_alternate_start_swaps_your_mark_so_the_ai_opens_the_next_game() -> None:
+    ai = ScriptedAI(8, 7, 4)
+    app = make_app(ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert await pilot.click("#alternate")
+        await pilot.pause()
+        assert screen.settings.alternate_start
+        assert screen.query_one("#alternate", Checkbox).value
+
+        await play(pilot, "1", "2", "3")
+        assert status(pilot) == "You win!"
+        await play(pilot, "n")
+        assert screen.game.human is Player.O
+        assert selected(pilot, "#mark") == "O (second)"
+        assert screen.game.moves == [8]  # the AI opened as X
+        assert marks(screen) == "........X"
+        assert status(pilot) == "Your move (O)"
+
+        await play(pilot, "n")
+        assert screen.game.human is Player.X
+        assert screen.game.moves == []
+        assert status(pilot) == "Your move (X)"
+
+
+async def test_alternate_start_swaps_the_engines_difficulties_in_ai_vs_ai() -> None:
+    ai = ScriptedAI()
+    settings = Settings(
+        mode=Mode.AI_VS_AI,
+        alternate_start=True,
+        ai_x_difficulty=Difficulty.EASY,
+        ai_o_difficulty=Difficulty.HARD,
+    )
+    app = make_app(ai, settings=settings)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert screen.game.is_over
+        assert ai.calls[0] == (Player.X, Difficulty.EASY)
+        assert ai.calls[1] == (Player.O, Difficulty.HARD)
+        first = len(ai.calls)
+
+        await play(pilot, "n")
+        assert screen.game.is_over
+        assert selected(pilot, "#ai-x-difficulty") == "Hard"
+        assert selected(pilot, "#ai-o-difficulty") == "Easy"
+        for side, difficulty in ai.calls[first:]:
+            assert difficulty is (Difficulty.HARD if side is Player.X else Difficulty.EASY)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "bug: StatusLine.message (ttt_tui/widgets/status.py) is reactive without"
+        " layout=True, so the height: auto status keeps its old height when a longer"
+        " message needs two lines; the paused message is cut to 'Paused: p resumes (X Easy to'"
+    ),
+)
+async def test_the_whole_paused_message_fits_in_the_status_line() -> None:
+    ai = GatedAI()
+    app = make_app(ai, settings=Settings(mode=Mode.AI_VS_AI, ai_x_difficulty=Difficulty.EASY))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_blocked(pilot, ai)
+        await pilot.press("p")
+        ai.allow()
+        await settle(pilot)
+        line = screen.query_one("#status", StatusLine)
+        assert line.message == "Paused: p resumes (X Easy to move)"
+        width, height = line.content_size
+        assert len(line.message) > width  # it needs a second line here
+        assert height >= 2

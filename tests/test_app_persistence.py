@@ -1,0 +1,460 @@
+"""Pilot tests for what the app keeps on disk: settings, game records and stats.
+
+Each test gives the app its own `Store` in ``tmp_path``; the computer is a
+scripted chooser with no thinking delay, so every game is replayable.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Static
+from textual.worker import WorkerCancelled, WorkerState
+
+from ttt_tui.__main__ import build_parser, play
+from ttt_tui.app import TicTacToeApp
+from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty, Player
+from ttt_tui.game import Mode
+from ttt_tui.screens.confirm import ConfirmScreen
+from ttt_tui.screens.game import GameScreen
+from ttt_tui.screens.stats import StatsScreen
+from ttt_tui.storage import (
+    GAMES_FILE,
+    SETTINGS_FILE,
+    STATS_FILE,
+    Settings,
+    Store,
+    default_data_dir,
+)
+from ttt_tui.widgets.choice import Choice
+
+SIZE = (100, 30)
+"""Terminal size for every test."""
+
+# Helpers ---------------------------------------------------------------------
+
+
+class ScriptedAI:
+    """Plays the first free square of its script."""
+
+    def __init__(self, *script: Cell) -> None:
+        self.script = list(script)
+        """Squares in order of preference; any free square after them."""
+
+    def __call__(
+        self,
+        board: Board,
+        difficulty: Difficulty,
+        rng: random.Random,
+        cancelled: CancelCheck | None = None,
+    ) -> Cell:
+        return next(c for c in [*self.script, *range(board.size)] if board[c] is None)
+
+
+def make_app(store: Store, ai: ScriptedAI | None = None) -> TicTacToeApp:
+    """The real app on ``store``, with no thinking delay and a scripted computer."""
+    return TicTacToeApp(store=store, ai_delay=0, seed=7, move_chooser=ai or ScriptedAI(8, 7))
+
+
+class Notes:
+    """Records every notification the app raises, and still shows it."""
+
+    def __init__(self, app: TicTacToeApp) -> None:
+        self.messages: list[str] = []
+        original = app.notify
+
+        def notify(message: str, **kwargs: Any) -> None:
+            self.messages.append(message)
+            original(message, **kwargs)
+
+        app.notify = notify  # type: ignore[method-assign]
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Let every worker finish and every message it posted land."""
+    app = pilot.app
+    for _ in range(30):
+        with contextlib.suppress(WorkerCancelled):
+            await app.workers.wait_for_complete()
+        await pilot.pause()
+        if not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
+            return
+    raise AssertionError("workers kept starting")
+
+
+async def start(pilot: Pilot[None]) -> GameScreen:
+    """First layout, then the game screen."""
+    await pilot.pause()
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, GameScreen)
+    return screen
+
+
+async def play_keys(pilot: Pilot[None], *keys: str) -> None:
+    """Press keys one at a time, letting the computer reply after each."""
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+async def click_option(pilot: Pilot[None], selector: str, label: str) -> None:
+    """Click the middle of an option of a segmented control, found by its label."""
+    choice = pilot.app.screen.query_one(selector, Choice)
+    labels = [shown for _, shown in choice.options]
+    index = labels.index(label)
+    x = (2 * index + 1) * choice.size.width // (2 * len(labels))
+    assert await pilot.click(selector, offset=(x, 0))
+
+
+def game_lines(directory: Path) -> list[dict[str, Any]]:
+    """Every game record on disk, as JSON objects."""
+    path = directory / GAMES_FILE
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def stats_counts(directory: Path) -> dict[str, dict[str, int]]:
+    """The counts in ``stats.json``."""
+    counts: dict[str, dict[str, int]] = json.loads((directory / STATS_FILE).read_text())["counts"]
+    return counts
+
+
+def table_rows(screen: StatsScreen) -> dict[str, str]:
+    """The stats table as drawn, by row key, each row's cells joined with `` | ``."""
+    table = screen.query_one(DataTable)
+    return {str(key.value): " | ".join(map(str, table.get_row(key))) for key in table.rows}
+
+
+# Settings --------------------------------------------------------------------
+
+
+async def test_settings_survive_a_restart(tmp_path: Path) -> None:
+    directory = tmp_path / "data"
+    app = make_app(Store(directory))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play_keys(pilot, "d")  # medium -> hard
+        await click_option(pilot, "#mark", "O (second)")
+        await settle(pilot)
+        assert await pilot.click("#alternate")
+        await play_keys(pilot, "c")
+        app.theme = "textual-light"
+        await pilot.pause()
+        await click_option(pilot, "#mode", "2 players")
+        await settle(pilot)
+        expected = Settings(
+            difficulty=Difficulty.HARD,
+            mark=Player.O,
+            mode=Mode.TWO_PLAYERS,
+            alternate_start=True,
+            coach=True,
+            theme="textual-light",
+        )
+        assert screen.settings == expected
+        await pilot.press("q")
+    assert json.loads((directory / SETTINGS_FILE).read_text())["theme"] == "textual-light"
+
+    again = make_app(Store(directory))
+    async with again.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert screen.settings == expected
+        assert again.theme == "textual-light"
+        assert screen.game.mode is Mode.TWO_PLAYERS
+        assert screen.query_one("#mode", Choice).value == Mode.TWO_PLAYERS.value
+        assert screen.query_one("#difficulty", Choice).value == "hard"
+        assert screen.query_one("#mark", Choice).value == "O"
+        assert screen.query_one("#coach").value  # type: ignore[attr-defined]
+        assert screen.query_one("#alternate").value  # type: ignore[attr-defined]
+        # The coach is on from the first position.
+        await settle(pilot)
+        assert screen.analysis is not None
+
+
+async def test_a_corrupt_settings_file_is_moved_aside_and_the_app_starts_with_defaults(
+    tmp_path: Path,
+) -> None:
+    directory = tmp_path / "data"
+    directory.mkdir()
+    damaged = '{"version": 1, "difficulty": "hard", "mark": "O",'  # cut off mid-write
+    (directory / SETTINGS_FILE).write_text(damaged)
+
+    app = make_app(Store(directory))
+    notes = Notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert screen.settings == Settings()
+        assert screen.difficulty is Difficulty.MEDIUM
+        assert screen.game.human is Player.X
+        assert len(notes.messages) == 1
+        assert SETTINGS_FILE in notes.messages[0]
+        assert "corrupt" in notes.messages[0]
+        assert "defaults" in notes.messages[0]
+
+    aside = list(directory.glob(f"{SETTINGS_FILE}.corrupt-*"))
+    assert len(aside) == 1
+    assert aside[0].read_text() == damaged
+
+
+async def test_a_settings_file_with_an_unknown_value_is_also_set_aside(tmp_path: Path) -> None:
+    directory = tmp_path / "data"
+    directory.mkdir()
+    (directory / SETTINGS_FILE).write_text('{"version": 1, "difficulty": "impossible"}')
+    app = make_app(Store(directory))
+    notes = Notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert screen.settings == Settings()
+        assert len(notes.messages) == 1
+        assert "impossible" in notes.messages[0]
+    assert len(list(directory.glob(f"{SETTINGS_FILE}.corrupt-*"))) == 1
+
+
+# Game records and stats ------------------------------------------------------
+
+
+async def test_a_finished_game_is_recorded_with_every_field_and_counted(tmp_path: Path) -> None:
+    directory = tmp_path / "data"
+    app = make_app(Store(directory), ScriptedAI(8, 7))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play_keys(pilot, "1", "i", "2", "u", "2", "3")
+        assert screen.game.is_over
+        assert screen.game.moves == [0, 8, 1, 7, 2]
+
+    [record] = game_lines(directory)
+    assert set(record) == {
+        "version",
+        "started",
+        "ended",
+        "mode",
+        "x_difficulty",
+        "o_difficulty",
+        "human_mark",
+        "moves",
+        "result",
+        "undo_used",
+        "hints_used",
+    }
+    started = datetime.fromisoformat(record["started"])
+    ended = datetime.fromisoformat(record["ended"])
+    assert started.utcoffset() is not None
+    assert ended.utcoffset() is not None
+    assert started <= ended
+    assert record["mode"] == "human_vs_ai"
+    assert record["x_difficulty"] is None
+    assert record["o_difficulty"] == "medium"
+    assert record["human_mark"] == "X"
+    assert record["moves"] == [0, 8, 1, 7, 2]
+    assert record["result"] == "x_won"
+    assert record["undo_used"] is True
+    assert record["hints_used"] == 1
+    assert stats_counts(directory) == {"human_vs_ai/medium": {"win": 1, "draw": 0, "loss": 0}}
+
+
+async def test_games_count_per_difficulty_and_mode(tmp_path: Path) -> None:
+    directory = tmp_path / "data"
+    app = make_app(Store(directory), ScriptedAI(0, 1, 2))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play_keys(pilot, "4", "5", "9")  # the AI wins at medium
+        assert screen.game.status.winner is Player.O
+        await play_keys(pilot, "d", "n", "4", "5", "9")  # and again at hard
+        await click_option(pilot, "#mode", "2 players")
+        await settle(pilot)
+        await play_keys(pilot, "1", "4", "2", "5", "3")
+        await click_option(pilot, "#mode", "AI vs AI")
+        await settle(pilot)
+        assert screen.game.is_over
+
+    counts = stats_counts(directory)
+    assert counts["human_vs_ai/medium"] == {"win": 0, "draw": 0, "loss": 1}
+    assert counts["human_vs_ai/hard"] == {"win": 0, "draw": 0, "loss": 1}
+    assert counts["two_players"] == {"x_won": 1, "o_won": 0, "draw": 0}
+    ai_key = "ai_vs_ai/medium-medium"
+    assert sum(counts[ai_key].values()) == 1
+    assert set(counts) == {"human_vs_ai/medium", "human_vs_ai/hard", "two_players", ai_key}
+
+    records = game_lines(directory)
+    assert [(r["mode"], r["result"]) for r in records] == [
+        ("human_vs_ai", "o_won"),
+        ("human_vs_ai", "o_won"),
+        ("two_players", "x_won"),
+        ("ai_vs_ai", records[3]["result"]),
+    ]
+    assert [(r["x_difficulty"], r["o_difficulty"]) for r in records] == [
+        (None, "medium"),
+        (None, "hard"),
+        (None, None),
+        ("medium", "medium"),
+    ]
+    assert [r["human_mark"] for r in records] == ["X", "X", None, None]
+
+
+async def test_new_game_and_quit_mid_game_record_abandoned_games_that_do_not_count(
+    tmp_path: Path,
+) -> None:
+    directory = tmp_path / "data"
+    app = make_app(Store(directory), ScriptedAI(4, 8))
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play_keys(pilot, "1", "n", "3", "2")
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+    records = game_lines(directory)
+    assert [(r["moves"], r["result"]) for r in records] == [
+        ([0, 4], "abandoned"),
+        ([2, 4, 1, 8], "abandoned"),
+    ]
+    assert not (directory / STATS_FILE).exists() or stats_counts(directory) == {}
+
+
+async def test_quitting_after_a_finished_game_does_not_record_it_twice(tmp_path: Path) -> None:
+    directory = tmp_path / "data"
+    app = make_app(Store(directory), ScriptedAI(8, 7))
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play_keys(pilot, "1", "2", "3")
+        await pilot.press("q")
+        await pilot.pause()
+    assert [r["result"] for r in game_lines(directory)] == ["x_won"]
+
+
+# The stats screen ------------------------------------------------------------
+
+
+async def test_the_stats_screen_shows_counts_and_resets_only_after_confirmation(
+    tmp_path: Path,
+) -> None:
+    directory = tmp_path / "data"
+    ai = ScriptedAI(8, 7)
+    app = make_app(Store(directory), ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play_keys(pilot, "1", "2", "3")  # a win
+        ai.script = [0, 1, 2]
+        await play_keys(pilot, "n", "4", "5", "9")  # a loss
+        ai.script = [4, 1, 5, 6]
+        await play_keys(pilot, "n", "1", "3", "8", "4", "9")  # a draw
+        assert screen.game.is_over and screen.game.status.winner is None
+
+        await pilot.press("s")
+        stats = app.screen
+        assert isinstance(stats, StatsScreen)
+        medium = "You vs AI | Medium | 3 | 1 | 1 | 1 | - | -"
+        assert table_rows(stats) == {
+            "human_vs_ai/easy": "You vs AI | Easy | 0 | 0 | 0 | 0 | - | -",
+            "human_vs_ai/medium": medium,
+            "human_vs_ai/hard": "You vs AI | Hard | 0 | 0 | 0 | 0 | - | -",
+            "two_players": "Two players | - | 0 | - | 0 | - | 0 | 0",
+        }
+        where = str(stats.query_one("#where", Static).render())
+        assert where.startswith("Kept in ")
+        on_disk = stats_counts(directory)
+
+        await pilot.press("R")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is stats
+        assert table_rows(stats)["human_vs_ai/medium"] == medium
+        assert stats_counts(directory) == on_disk
+
+        await pilot.press("R")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.screen is stats
+        zeroed = "You vs AI | Medium | 0 | 0 | 0 | 0 | - | -"
+        assert table_rows(stats)["human_vs_ai/medium"] == zeroed
+        assert all(v == 0 for row in stats_counts(directory).values() for v in row.values())
+        assert [r["result"] for r in game_lines(directory)] == ["x_won", "o_won", "draw"]
+
+        await pilot.press("escape")
+        assert app.screen is screen
+
+    # A new app on the same directory sees the reset.
+    assert Store(directory).load_stats().count("human_vs_ai/medium", "win") == 0
+
+
+# Trouble with the disk -------------------------------------------------------
+
+
+async def test_an_unwritable_data_dir_leaves_the_game_playable_with_one_notice(
+    tmp_path: Path,
+) -> None:
+    blocker = tmp_path / "data"
+    blocker.write_text("a file where the data directory should be")
+    ai = ScriptedAI(8, 7)
+    app = make_app(Store(blocker), ai)
+    notes = Notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play_keys(pilot, "d", "c", "1", "2", "3")
+        assert screen.game.status.winner is Player.X
+        await play_keys(pilot, "n", "1")
+        await pilot.press("s")
+        stats = app.screen
+        assert isinstance(stats, StatsScreen)
+        assert table_rows(stats)["human_vs_ai/hard"] == "You vs AI | Hard | 1 | 1 | 0 | 0 | - | -"
+        where = str(stats.query_one("#where", Static).render())
+        assert where.startswith("Saving is off")
+        await pilot.press("escape")
+        await pilot.press("q")
+        await pilot.pause()
+
+    saving = [m for m in notes.messages if "Saving is off" in m]
+    assert len(saving) == 1, notes.messages
+    assert str(blocker) in saving[0]
+    # The in-memory store still has both games, the second abandoned on quit.
+    assert [r.result.value for r in app.store.load_games()] == ["x_won", "abandoned"]
+    assert blocker.read_text() == "a file where the data directory should be"
+
+
+# Where the data lives, and --no-save -----------------------------------------
+
+
+async def test_the_app_saves_under_ttt_tui_data_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory = tmp_path / "from-env"
+    monkeypatch.setenv("TTT_TUI_DATA_DIR", str(directory))
+    assert default_data_dir() == directory
+    app = TicTacToeApp(store=Store(), ai_delay=0, seed=7, move_chooser=ScriptedAI(8, 7))
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play_keys(pilot, "d", "1", "2", "3")
+    assert json.loads((directory / SETTINGS_FILE).read_text())["difficulty"] == "hard"
+    assert [r["result"] for r in game_lines(directory)] == ["x_won"]
+
+
+def test_no_save_on_the_command_line_turns_saving_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TTT_TUI_DATA_DIR", str(tmp_path / "data"))
+    parser = build_parser()
+    assert parser.parse_args(["--no-save"]).no_save is True
+    assert parser.parse_args([]).no_save is False
+
+    stores: list[Store] = []
+
+    def fake_run(self: TicTacToeApp, *args: Any, **kwargs: Any) -> None:
+        stores.append(self.store)
+
+    monkeypatch.setattr(TicTacToeApp, "run", fake_run)
+    # pytest's stdout is no terminal; the check for one is not what is tested here.
+    monkeypatch.setattr("ttt_tui.__main__.terminal_problem", lambda: None)
+    assert play(parser.parse_args(["--no-save"])) == 0
+    assert play(parser.parse_args([])) == 0
+    assert [s.saving for s in stores] == [False, True]
+    assert stores[0].directory is None
+    assert stores[1].directory == tmp_path / "data"
+    assert not (tmp_path / "data" / SETTINGS_FILE).exists()
