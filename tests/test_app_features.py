@@ -263,7 +263,7 @@ def assert_coach_matches_engine(pilot: Pilot[None], screen: GameScreen) -> None:
             assert str(expected[cell.index]) in drawn(cell).split("\n"), cell.index
 
 
-async def test_c_shows_the_engine_s_verdict_on_every_empty_square_and_hides_it_again() -> None:
+async def test_c_or_the_checkbox_shows_the_engine_s_verdict_on_every_empty_square() -> None:
     app = make_app(ScriptedAI(4, 8))
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
@@ -286,6 +286,16 @@ async def test_c_shows_the_engine_s_verdict_on_every_empty_square_and_hides_it_a
         assert shown_verdicts(pilot) == {}
         assert not any("draw" in drawn(c) for c in cells(pilot))
 
+        # The sidebar checkbox does the same.
+        assert await pilot.click("#coach")
+        await settle(pilot)
+        assert screen.settings.coach
+        assert_coach_matches_engine(pilot, screen)
+        assert await pilot.click("#coach")
+        await settle(pilot)
+        assert not screen.settings.coach
+        assert shown_verdicts(pilot) == {}
+
 
 async def test_the_coach_shows_wins_and_losses_with_their_distance() -> None:
     # X a1, O c3 (a corner reply to a corner loses): X wins with a3 or c1 or b2 ...
@@ -302,22 +312,6 @@ async def test_the_coach_shows_wins_and_losses_with_their_distance() -> None:
         winning = [i for i, v in shown_verdicts(pilot).items() if v == Verdict(Outcome.WIN, 5)]
         assert winning
         assert drawn(cells(pilot)[winning[0]]) == f"{winning[0] + 1}\nwin in 5"
-
-
-async def test_clicking_the_coach_checkbox_turns_it_on_and_off() -> None:
-    app = make_app(ScriptedAI(4))
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await start(pilot)
-        assert await pilot.click("#coach")
-        await settle(pilot)
-        assert screen.settings.coach
-        assert_coach_matches_engine(pilot, screen)
-        assert len(shown_verdicts(pilot)) == 9
-
-        assert await pilot.click("#coach")
-        await settle(pilot)
-        assert not screen.settings.coach
-        assert shown_verdicts(pilot) == {}
 
 
 async def test_the_coach_follows_every_move_including_the_ai_s() -> None:
@@ -483,22 +477,21 @@ async def test_a_hint_survives_coach_and_difficulty_changes_in_the_same_position
         assert hints_line(pilot) == "Hints this game: 1"
 
 
-@pytest.mark.parametrize(
-    ("difficulty", "mark"),
-    [(Difficulty.EASY, Player.O), (Difficulty.MEDIUM, Player.X), (Difficulty.HARD, Player.O)],
-)
-async def test_hints_work_at_every_difficulty_and_with_either_mark(
-    difficulty: Difficulty, mark: Player
-) -> None:
-    app = make_app(settings=Settings(difficulty=difficulty, mark=mark))
+async def test_hints_work_at_every_difficulty_after_the_ai_opens() -> None:
+    app = make_app(settings=Settings(difficulty=Difficulty.EASY, mark=Player.O))
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
-        assert screen.game.board.to_move is mark
-        await play(pilot, "i")
-        assert screen.game.board.to_move is mark
-        assert hinted(pilot) == set(analyze(screen.game.board).best)
-        assert hinted(pilot)
-        assert hints_line(pilot) == "Hints this game: 1"
+        for difficulty in Difficulty:
+            if difficulty is not Difficulty.EASY:
+                await play(pilot, "d", "n")
+            assert screen.difficulty is difficulty
+            assert len(screen.game.moves) == 1  # the AI opened as X
+            await play(pilot, "i")
+            assert screen.game.board.to_move is Player.O
+            assert len(screen.game.moves) == 1
+            assert hinted(pilot) == set(analyze(screen.game.board).best)
+            assert hinted(pilot)
+            assert hints_line(pilot) == "Hints this game: 1"
 
 
 async def test_in_two_players_mode_both_sides_can_ask_for_hints() -> None:
