@@ -154,19 +154,25 @@ class GameScreen(Screen[None]):
 
     # The flow.
 
-    def _changed(self) -> None:
-        """Start a new turn: drop work for the old one, redraw, and set the next going."""
+    def _changed(self, *, moved: bool = True) -> None:
+        """Start a new turn: drop work for the old one, redraw, and set the next going.
+
+        ``moved=False`` is for changes that keep the position (difficulty,
+        coach, pause): the analysis and any hint shown stay valid.
+        """
         self.token += 1
         self.thinking = False
-        self.analysis = None
-        self.hint_requested = False
         self.workers.cancel_group(self, "ai")
         self.workers.cancel_group(self, "analysis")
+        if moved:
+            self.analysis = None
+            self.hint_requested = False
         self._finish_if_over()
         self._sync()
         if self.game.ai_to_move and not self.paused:
             self._start_thinking()
-        if self.settings.coach and not self.game.is_over:
+        wanted = self.settings.coach or self.hint_requested
+        if wanted and self.analysis is None and not self.game.is_over:
             self._analyse(self.game.board, self.token)
 
     def _start_thinking(self) -> None:
@@ -454,7 +460,7 @@ class GameScreen(Screen[None]):
             return
         self.update_settings(**{field: difficulty})
         self.notify(f"Difficulty: {difficulty.value.capitalize()}", timeout=1.5)
-        self._changed()
+        self._changed(moved=False)
 
     def set_mark(self, mark: Player) -> None:
         """Play the other mark: starts a new game."""
@@ -470,15 +476,18 @@ class GameScreen(Screen[None]):
         """Show or hide minimax's verdict on every empty square."""
         self.update_settings(coach=not self.settings.coach)
         self.notify(f"Coach {'on' if self.settings.coach else 'off'}", timeout=1.5)
-        self._changed()
+        self._changed(moved=False)
 
     def action_hint(self) -> None:
-        """Highlight the best moves for the player to move, without playing them."""
+        """Highlight the best moves for the player to move, without playing them.
+
+        In AI vs AI that is the engine about to move, which is most useful paused.
+        """
         game = self.game
         if game.is_over:
             self.warn("The game is over: no hint needed.")
             return
-        if not game.is_human(game.board.to_move):
+        if game.mode is Mode.HUMAN_VS_AI and game.ai_to_move:
             self.warn("Hints are for your turn.")
             return
         if not self.hint_requested:
@@ -496,7 +505,7 @@ class GameScreen(Screen[None]):
             self.warn("Pause is for AI vs AI.")
             return
         self.paused = not self.paused
-        self._changed()
+        self._changed(moved=False)
 
     def action_stats(self) -> None:
         """Show all-time statistics."""

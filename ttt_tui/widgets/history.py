@@ -19,8 +19,8 @@ class History(VerticalScroll, can_focus=False):
 
     DEFAULT_CSS = """
     History {
-        height: 1fr;
-        min-height: 3;
+        height: auto;
+        max-height: 6;
         background: $surface;
         scrollbar-size-vertical: 1;
     }
@@ -68,17 +68,17 @@ class History(VerticalScroll, can_focus=False):
     def _render_lines(self) -> None:
         if not self.is_mounted:
             return
-        text = Text(no_wrap=True, overflow="ellipsis")
+        lines: list[Text] = []
         if not self.moves and not self.undone:
-            text.append("No moves yet", style=self.get_component_rich_style("history--empty"))
+            lines.append(Text("No moves yet", self.get_component_rich_style("history--empty")))
         last = len(self.moves) - 1
+        latest = self.get_component_rich_style("history--latest")
         for ply, cell in enumerate(self.moves):
-            style = self.get_component_rich_style("history--latest") if ply == last else ""
-            text.append(self.describe(ply, cell).ljust(12), style=style)
-            text.append("\n")
-        undone_style = self.get_component_rich_style("history--undone")
+            lines.append(Text(self.describe(ply, cell).ljust(12), latest if ply == last else ""))
+        undone = self.get_component_rich_style("history--undone")
         for offset, cell in enumerate(self.undone):
-            text.append(f"{self.describe(len(self.moves) + offset, cell)}  undone\n", undone_style)
-        text.rstrip()
+            line = f"{self.describe(len(self.moves) + offset, cell)}  undone"
+            lines.append(Text(line, undone))
+        text = Text("\n", no_wrap=True, overflow="ellipsis").join(lines)
         self.query_one("#history-lines", Static).update(text)
         self.call_after_refresh(self.scroll_to, y=max(0, last - 1), animate=False)

@@ -96,6 +96,8 @@ class Sidebar(VerticalScroll, can_focus=False):
         yield StatusLine(id="status")
         yield Static(id="score")
         yield Static(id="hints-used")
+        yield Label("Moves")
+        yield History(id="history")
         yield Label("Mode")
         yield Choice(
             MODE_OPTIONS,
@@ -149,8 +151,6 @@ class Sidebar(VerticalScroll, can_focus=False):
                 tooltip="Swap sides at each new game",
             )
         yield SidebarButton("New game  (n)", id="new-game", variant="primary", compact=True)
-        yield Label("Moves")
-        yield History(id="history")
 
     def watch_mode(self, old: Mode, new: Mode) -> None:
         self.remove_class(f"-{old.value}")

@@ -27,7 +27,7 @@ class StatusLine(Widget):
     StatusLine.-notice { color: $text-warning; }
     """
 
-    message: reactive[str] = reactive("")
+    message: reactive[str] = reactive("", layout=True)
     """What to say."""
     thinking: reactive[bool] = reactive(False)
     """Whether to show the spinner before the message."""
