@@ -685,15 +685,6 @@ async def test_damaged_data_file(
         assert stats_counted(data) == 1  # counting starts again; the old counts are aside
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG: StatsScreen (screens/stats.py:92) reads stats.json via load_stats() but"
-        " never shows the store's notices, so a damaged stats.json is moved aside silently"
-        " when the stats screen opens; the person sees zero stats and hears why only after"
-        " the next game ends"
-    ),
-)
 async def test_stats_damaged_seen_first_on_the_stats_screen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -713,15 +704,6 @@ async def test_stats_damaged_seen_first_on_the_stats_screen(
         assert notice.startswith("stats.json was unreadable")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG: GameScreen.show_store_notices (screens/game.py:279) calls notify() with Textual"
-        " markup on, but storage notices quote paths and file content: '[old]' in a path"
-        ' vanishes from the message, and a bad value such as "coach": "[/on]" in'
-        " settings.json raises MarkupError, which crashes the app at start"
-    ),
-)
 async def test_markup_in_data_dir_path(tmp_path: Path) -> None:
     """A folder named like "[old]" is an ordinary name: the notification shows it as it is."""
     data = tmp_path / "[old]" / "data"

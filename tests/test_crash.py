@@ -183,7 +183,6 @@ def test_crash_in_a_real_terminal(
         data.write_bytes(b"not a directory")
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TEXTUAL")}
     env.update(TERM="xterm-256color", TTT_TUI_DATA_DIR=str(data), TMPDIR=str(temp))
-    # Wide enough that the message's path is not broken across lines (see the xfail below).
     session = play_until_crash(env, "--seed", "7", "--ai-delay", "0", *args, columns=200)
 
     assert session.status == 1
@@ -209,14 +208,6 @@ def test_crash_in_a_real_terminal(
         assert not data.is_dir() or not any(data.iterdir())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG: TicTacToeApp._handle_exception (app.py:86) hands Textual a rich Text, which the"
-        " error console word-wraps to the terminal's width with hard line breaks, so a report"
-        " path longer than the terminal is cut in two and cannot be copied in one piece"
-    ),
-)
 def test_crash_message_keeps_the_report_path_in_one_piece(tmp_path: Path) -> None:
     """In a narrow terminal the path is still written unbroken; the terminal may wrap it."""
     data, temp = tmp_path / "data", tmp_path / "tmp"

@@ -153,12 +153,7 @@ def test_stats_screen_with_counts(snap_compare: SnapCompare) -> None:
 
 
 def test_ai_vs_ai_paused_mid_game(snap_compare: SnapCompare) -> None:
-    """Easy X against Hard O, paused after four moves.
-
-    The status line shows only "Paused: p resumes (X Easy to": the known
-    StatusLine height bug (xfail in test_app_features). Update this snapshot
-    once it is fixed.
-    """
+    """Easy X against Hard O, paused after four moves: the whole two-line status shows."""
     ai = SteppedAI(4, 0, 8, 2)
     settings = Settings(
         mode=Mode.AI_VS_AI, ai_x_difficulty=Difficulty.EASY, ai_o_difficulty=Difficulty.HARD

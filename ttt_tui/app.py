@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
-from rich.text import Text
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -60,6 +60,8 @@ class TicTacToeApp(App[None]):
         """Seeds every choice the computer makes; `--seed` replays a session."""
         self.crash_report: Path | None = None
         """Where the report of an unexpected error went, if one happened."""
+        self.crash_message = ""
+        """What to tell the person after an unexpected error, until it is told."""
         self._game_screen = GameScreen(
             settings, self.store, ai_delay, random.Random(self.seed), move_chooser
         )
@@ -69,21 +71,31 @@ class TicTacToeApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        self._game_screen.show_store_notices()
 
     def _theme_changed(self, theme: object) -> None:
         if self._game_screen.settings.theme != self.theme:
             self._game_screen.update_settings(theme=self.theme)
 
     def _handle_exception(self, error: Exception) -> None:
-        """Write a crash report, then exit with one short message instead of a traceback.
-
-        Textual restores the terminal before printing what is queued here.
-        """
+        """Write a crash report and exit with one short message instead of
+        Textual's traceback."""
         details = {"seed": self.seed, **self._game_screen.crash_details()}
         self.crash_report = crash.write_report(self.store.directory, error, details)
+        self.crash_message = crash.crash_message(self.crash_report, error)
         super()._handle_exception(error)
-        self._exit_renderables[:] = [Text(crash.crash_message(self.crash_report, error))]
+        self._exit_renderables.clear()
+
+    def _print_error_renderables(self) -> None:
+        """After a crash, say where the report is, once the terminal is back.
+
+        Written as plain text, not through Rich, which would wrap or crop it to
+        the terminal's width and break the report's path in two.
+        """
+        if self.crash_message:
+            sys.stderr.write(self.crash_message + "\n")
+            sys.stderr.flush()
+            self.crash_message = ""
+        super()._print_error_renderables()
 
     async def action_quit(self) -> None:
         """Record an unfinished game as abandoned, then leave."""

@@ -34,6 +34,7 @@ from ttt_tui.engine import (
 )
 from ttt_tui.game import Game, Mode, move_name
 from ttt_tui.messages import AIMoved, AnalysisReady
+from ttt_tui.screens.notices import show_store_notices
 from ttt_tui.storage import GameRecord, Result, Settings, Store, outcomes_for, stats_outcome
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.cell import Cell as CellWidget
@@ -136,6 +137,11 @@ class GameScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        # Read every file now, so a damaged one is reported at start rather
+        # than when the first game ends.
+        self.store.load_stats()
+        self.store.load_games()
+        self.show_store_notices()
         self.query_one(BoardView).focus()
         self._check_size(self.app.size.width, self.app.size.height)
         self._changed()
@@ -295,8 +301,7 @@ class GameScreen(Screen[None]):
 
     def show_store_notices(self) -> None:
         """Tell the person about anything that went wrong with saving."""
-        for notice in self.store.take_notices():
-            self.notify(notice, title="Saving", severity="warning", timeout=8)
+        show_store_notices(self, self.store)
 
     def update_settings(self, **changes: Any) -> None:
         """Change settings and save them."""
@@ -316,8 +321,11 @@ class GameScreen(Screen[None]):
         self.query_one("#mark", Choice).value = game.human.value
         self.query_one("#ai-x-difficulty", Choice).value = self.settings.ai_x_difficulty.value
         self.query_one("#ai-o-difficulty", Choice).value = self.settings.ai_o_difficulty.value
-        self.query_one("#coach", Checkbox).value = self.settings.coach
-        self.query_one("#alternate", Checkbox).value = self.settings.alternate_start
+        # Mirroring a setting into its checkbox must not read as the person
+        # clicking it: the echo would toggle the setting again.
+        with self.prevent(Checkbox.Changed):
+            self.query_one("#coach", Checkbox).value = self.settings.coach
+            self.query_one("#alternate", Checkbox).value = self.settings.alternate_start
         score = self.session_score[game.mode]
         self.query_one("#score", Static).update(
             " · ".join(f"{OUTCOME_LABELS[o]} {score[o]}" for o in outcomes_for(game.mode))
@@ -549,12 +557,18 @@ class GameScreen(Screen[None]):
 
     # Size.
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the terminal is too small the board is hidden: ignore game keys."""
+        return not self.has_class("-too-small")
+
     def on_resize(self, event: Resize) -> None:
         self._check_size(event.size.width, event.size.height)
 
     def _check_size(self, width: int, height: int) -> None:
         too_small = width < MIN_WIDTH or height < MIN_HEIGHT
-        self.set_class(too_small, "-too-small")
+        if too_small != self.has_class("-too-small"):
+            self.set_class(too_small, "-too-small")
+            self.refresh_bindings()
         if too_small:
             self.query_one("#too-small", Static).update(
                 f"Terminal too small: {width}x{height}.\n"

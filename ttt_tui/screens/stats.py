@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
 from ttt_tui.screens.confirm import ConfirmScreen
+from ttt_tui.screens.notices import show_store_notices
 from ttt_tui.storage import Store
 
 OUTCOME_COLUMNS = ("win", "draw", "loss", "x_won", "o_won")
@@ -89,7 +90,9 @@ class StatsScreen(ModalScreen[None]):
     def _fill(self) -> None:
         table = self.query_one(DataTable)
         table.clear()
-        for row in self.store.load_stats().rows(include_empty=True):
+        stats = self.store.load_stats()
+        show_store_notices(self, self.store)
+        for row in stats.rows(include_empty=True):
             difficulty = " vs ".join(d.value.capitalize() for d in row.difficulties) or "-"
             counts = dict(row.counts)
             cells = [row.mode.label, difficulty, str(row.total)]
