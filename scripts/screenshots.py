@@ -1,0 +1,158 @@
+"""Screenshots of ttt-tui: drives the real app headless and saves SVGs (and PNGs).
+
+    python scripts/screenshots.py                 # every shot into screenshots/
+    python scripts/screenshots.py won help        # just these
+    python scripts/screenshots.py --no-png        # SVG only
+
+The computer is scripted (it plays the first free square of a list) and does
+not pause to think, so every run draws the same pictures. Settings and stats
+go to a throwaway directory, never to yours. PNGs need cairosvg; the SVG's
+"Fira Code" is swapped for "DejaVu Sans Mono" first, as cairosvg cannot fetch
+web fonts. To add a shot, add a `Shot` to `SHOTS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from textual.pilot import Pilot  # noqa: E402
+from textual.worker import WorkerCancelled  # noqa: E402
+
+from ttt_tui.app import TicTacToeApp  # noqa: E402
+from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty  # noqa: E402
+
+MoveChooser = Callable[[Board, Difficulty, random.Random, CancelCheck | None], Cell]
+
+PNG_WIDTH = 1400
+"""Width in pixels of a PNG of a `SIZE` terminal; other sizes scale, keeping the font size."""
+SIZE = (100, 30)
+"""Terminal size of every shot unless it says otherwise."""
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One screenshot: the keys that lead to it and the computer's script."""
+
+    name: str
+    """File name without extension."""
+    keys: Sequence[str] = ()
+    """Keys pressed in turn; the computer replies after each."""
+    script: Sequence[Cell] | None = ()
+    """Squares the computer prefers, in order; None for the real engine (seeded)."""
+    size: tuple[int, int] = SIZE
+    """Terminal columns and rows."""
+
+
+def typed(text: str) -> list[str]:
+    """The key names that type `text`."""
+    return ["space" if char == " " else char for char in text]
+
+
+SHOTS = [
+    Shot("opening"),
+    Shot("in-progress", keys=["5", "3"], script=[0, 6, 8]),
+    Shot("won", keys=["1", "2", "3"], script=[8, 7]),
+    Shot("help", keys=["question_mark"]),
+    Shot("too-small", size=(40, 12)),
+    Shot("coach", keys=["5", "c"], script=[0]),
+    Shot("hint", keys=["5", "3", "i"], script=[0, 6, 8]),
+    Shot("stats", keys=["1", "2", "3", "s"], script=[8, 7]),
+    Shot("ai-vs-ai", keys=["ctrl+p", *typed("ai vs ai"), "enter"], script=None),
+]
+
+
+def scripted(script: Sequence[Cell]) -> MoveChooser:
+    """A move chooser that plays the first free square of `script`, else the first free one."""
+
+    def choose(
+        board: Board,
+        difficulty: Difficulty,
+        rng: random.Random,
+        cancelled: CancelCheck | None = None,
+    ) -> Cell:
+        return next(c for c in [*script, *range(board.size)] if board[c] is None)
+
+    return choose
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Let the computer's move land and the screen catch up."""
+    while True:
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerCancelled:
+            continue  # the next turn cancels the worker whose move it applied
+        break
+    await pilot.pause()
+
+
+async def take(shot: Shot, out: Path) -> Path:
+    """Run the app to the shot's state and save it as SVG."""
+    if shot.script is None:
+        app = TicTacToeApp(ai_delay=0, seed=1)
+    else:
+        app = TicTacToeApp(ai_delay=0, seed=1, move_chooser=scripted(shot.script))
+    async with app.run_test(size=shot.size) as pilot:
+        await pilot.pause()
+        await settle(pilot)
+        for key in shot.keys:
+            await pilot.press(key)
+            await settle(pilot)
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+        return Path(app.save_screenshot(filename=f"{shot.name}.svg", path=str(out)))
+
+
+def to_png(svg: Path, columns: int) -> Path | None:
+    """Convert with cairosvg, if it is installed; the PNG's path, or None."""
+    try:
+        import cairosvg  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    text = svg.read_text(encoding="utf-8").replace("Fira Code", "DejaVu Sans Mono")
+    png = svg.with_suffix(".png")
+    cairosvg.svg2png(
+        bytestring=text.encode("utf-8"),
+        write_to=str(png),
+        output_width=PNG_WIDTH * columns // SIZE[0],
+    )
+    return png
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", help="shots to take (default: all)")
+    parser.add_argument("--out", type=Path, default=ROOT / "screenshots", help="output folder")
+    parser.add_argument("--no-png", action="store_true", help="write SVG only")
+    args = parser.parse_args(argv)
+
+    known = {shot.name: shot for shot in SHOTS}
+    unknown = [name for name in args.names if name not in known]
+    if unknown:
+        parser.error(f"unknown shot {', '.join(unknown)}; choose from {', '.join(known)}")
+    shots = [known[name] for name in args.names] or SHOTS
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="ttt-tui-screenshots-") as data:
+        os.environ["TTT_TUI_DATA_DIR"] = data
+        for shot in shots:
+            svg = asyncio.run(take(shot, args.out))
+            png = None if args.no_png else to_png(svg, shot.size[0])
+            written = [svg] if png is None else [svg, png]
+            print(*written)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

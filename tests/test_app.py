@@ -1,0 +1,625 @@
+"""Pilot tests: drive the app by mouse and keyboard, check the model and what is on screen.
+
+The computer is either the real engine with a fixed seed or a scripted chooser
+that plays the first free square of a list, so every game here is replayable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+import threading
+
+import pytest
+from rich.console import Console
+from textual.binding import Binding
+from textual.command import CommandPalette
+from textual.pilot import Pilot
+from textual.widgets import OptionList, Static
+from textual.worker import WorkerCancelled
+
+from ttt_tui.app import TicTacToeApp
+from ttt_tui.engine import (
+    Board,
+    CancelCheck,
+    Cell,
+    Difficulty,
+    Player,
+    SearchCancelled,
+    choose_move,
+)
+from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
+from ttt_tui.screens.help import HelpScreen
+from ttt_tui.widgets.board import BoardView
+from ttt_tui.widgets.cell import Cell as CellWidget
+from ttt_tui.widgets.choice import Choice
+from ttt_tui.widgets.status import StatusLine
+
+SIZE = (100, 30)
+"""Terminal size for every test unless it is about size."""
+
+# Helpers ---------------------------------------------------------------------
+
+
+class ScriptedAI:
+    """A move chooser that plays the first free square of its script and records each call."""
+
+    def __init__(self, *script: Cell) -> None:
+        self.script = list(script)
+        """Squares in order of preference; any free square after them."""
+        self.difficulties: list[Difficulty] = []
+        """The difficulty of each call, in order."""
+
+    def pick(self, board: Board) -> Cell:
+        """The first free square of the script, else the first free square."""
+        return next(c for c in [*self.script, *range(board.size)] if board[c] is None)
+
+    def __call__(
+        self,
+        board: Board,
+        difficulty: Difficulty,
+        rng: random.Random,
+        cancelled: CancelCheck | None = None,
+    ) -> Cell:
+        self.difficulties.append(difficulty)
+        return self.pick(board)
+
+
+class GatedAI(ScriptedAI):
+    """A scripted chooser that blocks in the worker thread until the test opens the gate."""
+
+    def __init__(self, *script: Cell) -> None:
+        super().__init__(*script)
+        self.started = threading.Event()
+        """Set once a call has begun."""
+        self.gate = threading.Event()
+        """Set by the test to let the computer move."""
+
+    def __call__(
+        self,
+        board: Board,
+        difficulty: Difficulty,
+        rng: random.Random,
+        cancelled: CancelCheck | None = None,
+    ) -> Cell:
+        self.difficulties.append(difficulty)
+        self.started.set()
+        # Poll for cancellation so a thread left behind by a failing test still ends.
+        while not self.gate.wait(0.005):
+            if cancelled is not None and cancelled():
+                raise SearchCancelled
+        return self.pick(board)
+
+
+async def wait_for(event: threading.Event) -> None:
+    """Await a thread's event without blocking the app's loop."""
+    assert await asyncio.to_thread(event.wait, 10), "the worker never got there"
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Let the computer's move land and the screen catch up.
+
+    The turn a move starts cancels the worker that sent it, often before that
+    worker has finished, so a cancelled worker is expected here, not an error.
+    """
+    while True:
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerCancelled:
+            continue
+        break
+    await pilot.pause()
+
+
+async def start(pilot: Pilot[None]) -> GameScreen:
+    """First layout (before it every region is 0x0), then the game screen."""
+    await pilot.pause()
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, GameScreen)
+    return screen
+
+
+async def play(pilot: Pilot[None], *keys: str) -> None:
+    """Press keys one at a time, letting the computer reply after each."""
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+def make_app(
+    chooser: ScriptedAI | None = None,
+    difficulty: Difficulty = Difficulty.MEDIUM,
+    mark: Player = Player.X,
+) -> TicTacToeApp:
+    """The real app with no thinking delay and a fixed seed; the real engine by default."""
+    return TicTacToeApp(
+        difficulty=difficulty,
+        mark=mark,
+        ai_delay=0,
+        seed=7,
+        move_chooser=chooser or choose_move,
+    )
+
+
+def marks(screen: GameScreen) -> str:
+    """The board in the model, as nine characters: ``X.O......``."""
+    return str(screen.game.board)
+
+
+def shown_marks(pilot: Pilot[None]) -> str:
+    """The board as the cell widgets draw it, in the same nine-character form."""
+    cells = sorted(pilot.app.screen.query(CellWidget), key=lambda cell: cell.index)
+    return "".join("." if cell.mark is None else cell.mark.value for cell in cells)
+
+
+def cells_with(pilot: Pilot[None], css_class: str) -> set[int]:
+    """Indexes of the cell widgets that have a class (``-cursor``, ``-win``)."""
+    return {cell.index for cell in pilot.app.screen.query(CellWidget) if cell.has_class(css_class)}
+
+
+def status(pilot: Pilot[None]) -> StatusLine:
+    """The status line in the sidebar."""
+    return pilot.app.screen.query_one("#status", StatusLine)
+
+
+def score(pilot: Pilot[None]) -> str:
+    """The score line as drawn."""
+    return str(pilot.app.screen.query_one("#score", Static).render())
+
+
+def selected(pilot: Pilot[None], selector: str) -> str:
+    """The label drawn as selected in a segmented control."""
+    choice = pilot.app.screen.query_one(selector, Choice)
+    text = choice.render()
+    style = choice.get_component_rich_style("choice--selected")
+    return next(text.plain[s.start : s.end].strip() for s in text.spans if s.style == style)
+
+
+async def click_option(pilot: Pilot[None], selector: str, label: str) -> None:
+    """Click the middle of an option of a segmented control, found by its label."""
+    choice = pilot.app.screen.query_one(selector, Choice)
+    labels = [shown for _, shown in choice.options]
+    index = labels.index(label)
+    width = choice.size.width
+    x = (2 * index + 1) * width // (2 * len(labels))
+    assert await pilot.click(selector, offset=(x, 0))
+
+
+def toasts(pilot: Pilot[None]) -> list[str]:
+    """Notification texts on screen now (needs ``run_test(notifications=True)``)."""
+    return [str(toast.render()) for toast in pilot.app.screen.query("Toast")]
+
+
+# Playing ---------------------------------------------------------------------
+
+
+async def test_click_on_an_empty_cell_plays_there_and_the_ai_replies() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert status(pilot).message == "Your move (X)"
+
+        assert await pilot.click("#cell-0")
+        await settle(pilot)
+
+        assert screen.game.moves[0] == 0
+        assert len(screen.game.moves) == 2
+        assert marks(screen)[0] == "X"
+        assert marks(screen).count("O") == 1
+        assert shown_marks(pilot) == marks(screen)
+        assert status(pilot).message == "Your move (X)"
+
+
+async def test_arrows_and_hjkl_move_the_cursor_and_wrap() -> None:
+    route = [
+        (None, 4),  # starts in the centre
+        ("right", 5),
+        ("right", 3),  # wraps to the start of the row
+        ("left", 5),  # and back
+        ("down", 8),
+        ("down", 2),  # wraps to the top
+        ("up", 8),
+        ("h", 7),
+        ("l", 8),
+        ("j", 2),
+        ("k", 8),
+        ("l", 6),
+        ("h", 8),
+    ]
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        board_view = screen.query_one("#board", BoardView)
+        for key, cursor in route:
+            if key is not None:
+                await pilot.press(key)
+            assert board_view.cursor == cursor, key
+            assert cells_with(pilot, "-cursor") == {cursor}, key
+        assert marks(screen) == "........."
+
+
+async def test_enter_and_space_play_the_square_under_the_cursor() -> None:
+    app = make_app(ScriptedAI(0, 1))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "right", "enter")
+        assert marks(screen) == "O....X..."
+        await play(pilot, "down", "space")
+        assert marks(screen) == "OO...X..X"
+        assert shown_marks(pilot) == marks(screen)
+        assert status(pilot).message == "Your move (X)"
+
+
+async def test_digits_play_their_square_directly() -> None:
+    app = make_app(ScriptedAI(8, 0))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        for digit in "123456789":
+            await play(pilot, "n", digit)
+            cell = int(digit) - 1
+            assert screen.game.moves[0] == cell, digit
+            assert shown_marks(pilot)[cell] == "X", digit
+            assert cells_with(pilot, "-cursor") == {cell}, digit
+            # The computer replied in its first free scripted square.
+            assert screen.game.moves[1] == (0 if cell == 8 else 8), digit
+
+
+async def test_a_taken_square_is_refused_with_a_notification() -> None:
+    app = make_app(ScriptedAI(4))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1")
+        await play(pilot, "5")
+        assert marks(screen) == "X...O...."
+        assert any("taken" in text for text in toasts(pilot))
+        await play(pilot, "1")
+        assert marks(screen) == "X...O...."
+
+
+# Difficulty and mark ---------------------------------------------------------
+
+
+async def test_clicking_hard_sets_the_difficulty() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert selected(pilot, "#difficulty") == "Medium"
+        await click_option(pilot, "#difficulty", "Hard")
+        await pilot.pause()
+        assert screen.difficulty is Difficulty.HARD
+        assert selected(pilot, "#difficulty") == "Hard"
+        await click_option(pilot, "#difficulty", "Easy")
+        await pilot.pause()
+        assert screen.difficulty is Difficulty.EASY
+        assert selected(pilot, "#difficulty") == "Easy"
+
+
+async def test_d_cycles_easy_medium_hard_and_round() -> None:
+    app = make_app(difficulty=Difficulty.EASY)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert selected(pilot, "#difficulty") == "Easy"
+        for expected in (Difficulty.MEDIUM, Difficulty.HARD, Difficulty.EASY):
+            await pilot.press("d")
+            assert screen.difficulty is expected
+            assert selected(pilot, "#difficulty") == expected.value.capitalize()
+
+
+async def test_focused_difficulty_control_follows_left_and_right() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        screen.query_one("#difficulty", Choice).focus()
+        await pilot.pause()
+        for key, expected in [
+            ("right", Difficulty.HARD),
+            ("right", Difficulty.EASY),  # wraps
+            ("left", Difficulty.HARD),
+            ("left", Difficulty.MEDIUM),
+        ]:
+            await pilot.press(key)
+            assert screen.difficulty is expected, key
+            assert selected(pilot, "#difficulty") == expected.value.capitalize()
+        # The arrows went to the control, not the board.
+        assert screen.query_one(BoardView).cursor == 4
+
+
+async def test_a_difficulty_change_mid_game_applies_from_the_ai_s_next_move() -> None:
+    ai = ScriptedAI(4, 8, 6)
+    app = make_app(ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1")
+        await play(pilot, "d")
+        assert ai.difficulties == [Difficulty.MEDIUM]
+        assert selected(pilot, "#difficulty") == "Hard"
+        assert marks(screen) == "X...O...."  # the change did not restart the game
+        await play(pilot, "3")
+        assert ai.difficulties == [Difficulty.MEDIUM, Difficulty.HARD]
+        assert marks(screen) == "X.X.O...O"
+
+
+async def test_a_difficulty_change_while_the_ai_thinks_restarts_its_move() -> None:
+    ai = GatedAI(4)
+    app = make_app(ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await pilot.press("1")
+        await wait_for(ai.started)
+        assert status(pilot).message == "Thinking… (Medium)"
+        ai.started.clear()
+        await pilot.press("d")
+        await wait_for(ai.started)
+        assert status(pilot).message == "Thinking… (Hard)"
+        ai.gate.set()
+        await settle(pilot)
+        assert ai.difficulties == [Difficulty.MEDIUM, Difficulty.HARD]
+        assert marks(screen) == "X...O...."
+        assert screen.game.moves == [0, 4]
+
+
+async def test_choosing_o_starts_a_new_game_with_the_ai_opening_as_x() -> None:
+    app = make_app(ScriptedAI(4, 0))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "9")
+        assert marks(screen) == "....O...X"
+
+        await click_option(pilot, "#mark", "O (second)")
+        await settle(pilot)
+
+        assert screen.game.human is Player.O
+        assert marks(screen) == "....X...."
+        assert shown_marks(pilot) == "....X...."
+        assert selected(pilot, "#mark") == "O (second)"
+        assert status(pilot).message == "Your move (O)"
+        await play(pilot, "1")
+        assert marks(screen) == "OX..X...."
+        assert screen.game.moves == [4, 0, 1]
+
+
+# The end of a game -----------------------------------------------------------
+
+ENDINGS = [
+    pytest.param((8, 7), "123", "You win!", {0, 1, 2}, "-won", id="human-wins"),
+    pytest.param((0, 1, 2), "459", "AI wins", {0, 1, 2}, "-lost", id="ai-wins"),
+    # X on squares 1 3 8 4 9 and O on 5 2 6 7 fill the board with no line.
+    pytest.param((4, 1, 5, 6), "13849", "Draw", set(), "-drawn", id="draw"),
+]
+"""The computer's script, the person's keys, and how the game ends."""
+
+
+@pytest.mark.parametrize(("script", "digits", "message", "line", "css_class"), ENDINGS)
+async def test_a_finished_game_shows_the_result_and_locks_the_board(
+    script: tuple[int, ...], digits: str, message: str, line: set[int], css_class: str
+) -> None:
+    app = make_app(ScriptedAI(*script))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await start(pilot)
+        await play(pilot, *digits)
+
+        assert screen.game.is_over
+        assert status(pilot).message == message
+        assert status(pilot).has_class(css_class)
+        assert cells_with(pilot, "-win") == line
+        wins, draws, losses = (message == "You win!", message == "Draw", message == "AI wins")
+        assert score(pilot) == f"Wins {wins:d} · Draws {draws:d} · Losses {losses:d}"
+
+        final = marks(screen)
+        moves = list(screen.game.moves)
+        free = [cell for cell in range(9) if final[cell] == "."]
+        keys = [str(cell + 1) for cell in free] or ["5"]
+        await play(pilot, *keys)
+        if free:
+            assert await pilot.click(f"#cell-{free[0]}")
+        assert await pilot.click("#cell-4")
+        await play(pilot, "enter")
+
+        assert marks(screen) == final
+        assert screen.game.moves == moves
+        assert shown_marks(pilot) == final
+        assert any("over" in text for text in toasts(pilot))
+        # Finishing is counted once, however often the board is poked afterwards.
+        assert score(pilot) == f"Wins {wins:d} · Draws {draws:d} · Losses {losses:d}"
+
+
+async def test_the_score_adds_up_across_games() -> None:
+    ai = ScriptedAI(8, 7)
+    app = make_app(ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1", "2", "3")
+        assert score(pilot) == "Wins 1 · Draws 0 · Losses 0"
+        ai.script = [0, 1, 2]
+        await play(pilot, "n", "4", "5", "9")
+        assert status(pilot).message == "AI wins"
+        assert score(pilot) == "Wins 1 · Draws 0 · Losses 1"
+        await play(pilot, "n")
+        assert marks(screen) == "........."
+        assert cells_with(pilot, "-win") == set()
+        assert status(pilot).message == "Your move (X)"
+        assert score(pilot) == "Wins 1 · Draws 0 · Losses 1"
+
+
+# Input while the computer thinks ---------------------------------------------
+
+
+async def test_moves_are_refused_while_the_ai_thinks_but_the_ui_stays_live() -> None:
+    ai = GatedAI(4)
+    app = make_app(ai)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await start(pilot)
+        await pilot.press("1")
+        await wait_for(ai.started)
+        assert screen.thinking
+        assert status(pilot).message == "Thinking… (Medium)"
+
+        await pilot.press("9")
+        assert await pilot.click("#cell-2")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert marks(screen) == "X........"
+        assert shown_marks(pilot) == "X........"
+        assert any("Wait" in text for text in toasts(pilot))
+
+        board_view = screen.query_one(BoardView)
+        cursor = board_view.cursor
+        await pilot.press("down")
+        assert board_view.cursor == (cursor + 3) % 9
+        assert cells_with(pilot, "-cursor") == {board_view.cursor}
+
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert app.screen is screen
+        assert marks(screen) == "X........"
+
+        ai.gate.set()
+        await settle(pilot)
+        assert marks(screen) == "X...O...."
+        assert status(pilot).message == "Your move (X)"
+        assert ai.difficulties == [Difficulty.MEDIUM]
+
+
+# Size ------------------------------------------------------------------------
+
+
+async def test_a_tiny_terminal_shows_a_message_and_the_game_survives_it() -> None:
+    app = make_app(ScriptedAI(4))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1")
+        assert not screen.has_class("-too-small")
+
+        for width, height in [(20, 8), (1, 1), (0, 0), (MIN_WIDTH - 1, MIN_HEIGHT)]:
+            await pilot.resize_terminal(width, height)
+            assert screen.has_class("-too-small"), (width, height)
+            message = str(screen.query_one("#too-small", Static).render())
+            assert f"{width}x{height}" in message
+            assert f"{MIN_WIDTH}x{MIN_HEIGHT}" in message
+            assert not screen.query_one("#main").display
+
+        await pilot.resize_terminal(MIN_WIDTH, MIN_HEIGHT)
+        assert not screen.has_class("-too-small")
+
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert not screen.has_class("-too-small")
+        assert screen.query_one("#main").display
+        assert not screen.query_one("#too-small").display
+        assert marks(screen) == "X...O...."
+        assert shown_marks(pilot) == "X...O...."
+        # The layout is back: a click lands on its square again.
+        assert await pilot.click("#cell-8")
+        await settle(pilot)
+        assert marks(screen)[8] == "X"
+
+
+async def test_q_quits_even_when_the_terminal_is_too_small() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await pilot.resize_terminal(20, 8)
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.return_code == 0
+        assert not app.is_running
+
+
+async def test_q_quits() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        assert app.return_code is None
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.return_code == 0
+        assert not app.is_running
+
+
+# Help and the command palette ------------------------------------------------
+
+KEY_NAMES = {"up": "↑", "down": "↓", "left": "←", "right": "→", "question_mark": "?"}
+"""How the help writes keys whose binding name is a word."""
+
+
+def help_text(screen: HelpScreen) -> str:
+    """Everything the help screen says, as plain text."""
+    console = Console(width=68, record=True, file=io.StringIO())
+    for static in screen.query(Static):
+        console.print(static.content)
+    return console.export_text()
+
+
+def documented(binding: Binding, words: set[str]) -> bool:
+    """Whether the help's words name one of the binding's keys."""
+    keys = binding.key.split(",")
+    if keys[0].isdigit():
+        return {"1", "9"} <= words  # "1 – 9"
+    shown = {KEY_NAMES.get(key, key) for key in keys}
+    if binding.key_display:
+        shown.add(binding.key_display)
+    return bool({name.lower() for name in shown} & words)
+
+
+async def test_help_lists_every_binding_and_closes_with_escape() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await pilot.press("question_mark")
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+
+        words = set(help_text(help_screen).lower().split())
+        bindings = [*GameScreen.BINDINGS, *TicTacToeApp.BINDINGS]
+        assert all(isinstance(binding, Binding) for binding in bindings)
+        missing = [b.key for b in bindings if isinstance(b, Binding) and not documented(b, words)]
+        assert not missing, f"the help does not mention {missing}"
+        assert "ctrl+p" in words
+
+        await pilot.press("escape")
+        assert app.screen is screen
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("question_mark")
+        assert app.screen is screen
+
+
+async def type_in_palette(pilot: Pilot[None], text: str) -> list[str]:
+    """Open the command palette, type, and return the prompts it offers, best first."""
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, CommandPalette)
+    await pilot.press(*("space" if ch == " " else ch for ch in text))
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    options = pilot.app.screen.query_one(OptionList)
+    return [
+        str(options.get_option_at_index(i).prompt).split("\n")[0]
+        for i in range(options.option_count)
+    ]
+
+
+async def test_command_palette_starts_a_new_game_and_sets_the_difficulty() -> None:
+    app = make_app(ScriptedAI(4))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1")
+        assert marks(screen) == "X...O...."
+
+        offered = await type_in_palette(pilot, "new game")
+        assert offered[0] == "New game"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is screen
+        assert marks(screen) == "........."
+
+        offered = await type_in_palette(pilot, "hard")
+        assert offered[0] == "Difficulty: Hard"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is screen
+        assert screen.difficulty is Difficulty.HARD
+        assert selected(pilot, "#difficulty") == "Hard"

@@ -1,0 +1,334 @@
+"""The computer's move must never land in a game that has moved on.
+
+The AI runs in a thread worker. When the game changes under it (new game,
+difficulty, mark) the screen cancels the worker and names the new turn with a
+fresh token; a move that was already on its way is dropped by the token check
+(`GameScreen.stale_results` counts those). These tests hold the chooser on
+Events so each interleaving is set up on purpose, not left to timing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+from textual.message import Message
+from textual.pilot import Pilot
+from textual.worker import WorkerCancelled
+
+from ttt_tui.app import TicTacToeApp
+from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty, Player, SearchCancelled
+from ttt_tui.messages import AIMoved
+from ttt_tui.screens.game import GameScreen
+from ttt_tui.widgets.choice import Choice
+from ttt_tui.widgets.status import StatusLine
+
+SIZE = (100, 30)
+ROUNDS = 3
+"""Times the stress test runs each (change, way) pair."""
+CHANGES = ("new game", "difficulty", "mark")
+WAYS = ("forced", "held", "loose")
+PREFERENCE = (4, 0, 2, 6, 8, 1, 3, 5, 7)
+"""The order in which the test chooser takes free squares."""
+
+
+@dataclass
+class Call:
+    """One call of the chooser: what it was asked and what became of it."""
+
+    board: Board
+    difficulty: Difficulty
+    gate: threading.Event = field(default_factory=threading.Event)
+    """Set to let this call return its move."""
+    saw_cancel: threading.Event = field(default_factory=threading.Event)
+    """Set when the call noticed it was cancelled and gave up."""
+    result: Cell | None = None
+    """The move it returned, if it returned one."""
+
+
+class HeldAI:
+    """A move chooser the test holds and releases call by call.
+
+    While `hold` is on, each call blocks until its gate opens, polling the
+    `cancelled` callback it is given as fourth positional argument.
+    """
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        """Every call, oldest first."""
+        self._hold = True
+        self._lock = threading.Condition()
+
+    def __call__(
+        self,
+        board: Board,
+        difficulty: Difficulty,
+        rng: random.Random,
+        cancelled: CancelCheck | None,
+        /,
+    ) -> Cell:
+        call = Call(board, difficulty)
+        with self._lock:
+            if not self._hold:
+                call.gate.set()
+            self.calls.append(call)
+            self._lock.notify_all()
+        while not call.gate.wait(0.002):
+            if cancelled is not None and cancelled():
+                call.saw_cancel.set()
+                raise SearchCancelled
+        call.result = next(cell for cell in PREFERENCE if board[cell] is None)
+        return call.result
+
+    def hold(self) -> None:
+        """Make calls from now on wait for their gate."""
+        with self._lock:
+            self._hold = True
+
+    def release_all(self) -> None:
+        """Let every call, waiting or still to come, return at once."""
+        with self._lock:
+            self._hold = False
+            for call in self.calls:
+                call.gate.set()
+
+    async def next_call(self, count: int) -> Call:
+        """Wait until there have been `count` calls; the latest one."""
+
+        def arrived() -> bool:
+            with self._lock:
+                return self._lock.wait_for(lambda: len(self.calls) >= count, timeout=10)
+
+        assert await asyncio.to_thread(arrived), f"no call number {count}"
+        return self.calls[count - 1]
+
+
+class PostWatch:
+    """Notes, in the worker's own thread, the moment an AI move is posted to the screen."""
+
+    def __init__(self, screen: GameScreen) -> None:
+        self.posted = threading.Event()
+        original: Callable[[Message], bool] = screen.post_message
+
+        def post_message(message: Message) -> bool:
+            queued = original(message)
+            if isinstance(message, AIMoved):
+                self.posted.set()
+            return queued
+
+        screen.post_message = post_message  # type: ignore[method-assign]
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Let workers finish and the screen catch up (a cancelled worker is expected)."""
+    while True:
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerCancelled:
+            continue
+        break
+    await pilot.pause()
+
+
+async def start(pilot: Pilot[None]) -> GameScreen:
+    """First layout, then the game screen."""
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, GameScreen)
+    return screen
+
+
+def make_app(ai: HeldAI) -> TicTacToeApp:
+    return TicTacToeApp(difficulty=Difficulty.MEDIUM, ai_delay=0, seed=11, move_chooser=ai)
+
+
+def marks(screen: GameScreen) -> str:
+    return str(screen.game.board)
+
+
+def assert_consistent(screen: GameScreen, ai: HeldAI) -> None:
+    """Every computer move in the game was computed for exactly the position it landed on."""
+    game = screen.game
+    board = Board.empty()
+    answered = {(str(call.board), call.result) for call in ai.calls if call.result is not None}
+    for cell in game.moves:
+        if not game.is_human(board.to_move):
+            assert (str(board), cell) in answered, (
+                f"AI move {cell} on {board} was never computed for that position"
+            )
+        board = board.play(cell)
+    assert board == game.board
+    if not game.is_over:
+        assert game.is_human(game.board.to_move), "settled, so it is the person's turn"
+        x, o = marks(screen).count("X"), marks(screen).count("O")
+        assert x == o if game.human is Player.X else x == o + 1
+
+
+async def test_new_game_cancels_the_search_in_flight() -> None:
+    ai = HeldAI()
+    app = make_app(ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await pilot.press("1")
+        call = await ai.next_call(1)
+        assert screen.thinking
+        assert not call.saw_cancel.is_set()
+
+        await pilot.press("n")
+        assert await asyncio.to_thread(call.saw_cancel.wait, 10)
+
+        ai.release_all()
+        await settle(pilot)
+        assert call.result is None
+        assert marks(screen) == "........."
+        assert screen.game.moves == []
+        assert not screen.thinking
+        assert screen.query_one("#status", StatusLine).message == "Your move (X)"
+        assert len(ai.calls) == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "board_after", "human_after"),
+    [
+        ("new game", ".........", Player.X),
+        ("difficulty", "X........", Player.X),  # same position, the AI to move again
+        ("mark", ".........", Player.O),  # a new game the AI opens
+    ],
+    ids=["new-game", "difficulty", "mark"],
+)
+async def test_a_move_already_posted_for_an_abandoned_turn_is_dropped(
+    change: str, board_after: str, human_after: Player
+) -> None:
+    ai = HeldAI()
+    app = make_app(ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        watch = PostWatch(screen)
+        await pilot.press("1")
+        call = await ai.next_call(1)
+
+        # Let the worker post its move and, before the screen reads it (this
+        # thread holds the loop), change the game as the key or click would.
+        call.gate.set()
+        assert watch.posted.wait(10)
+        if change == "new game":
+            screen.action_new_game()
+        elif change == "difficulty":
+            screen.action_cycle_difficulty()
+        else:
+            screen.set_mark(Player.O)
+        await pilot.pause()
+
+        assert call.result == 4
+        assert screen.stale_results == 1
+        assert marks(screen) == board_after
+        assert screen.game.human is human_after
+
+        ai.release_all()
+        await settle(pilot)
+        assert screen.stale_results == 1
+        assert_consistent(screen, ai)
+        if change == "difficulty":
+            assert [c.difficulty for c in ai.calls] == [Difficulty.MEDIUM, Difficulty.HARD]
+            assert screen.game.moves == [0, 4]
+
+
+async def test_no_move_from_an_old_game_ever_lands() -> None:
+    """New games, difficulty and mark changes thrown at a thinking AI, three ways:
+
+    - forced race: the AI's move is already posted when the change happens,
+      so only the token check can stop it;
+    - held: the change happens while the AI is still thinking; it must see
+      the cancellation;
+    - loose race: the AI is let go as the key is pressed; any outcome is
+      allowed except a move landing in the wrong game.
+    """
+    rng = random.Random(2024)
+    ai = HeldAI()
+    app = make_app(ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        watch = PostWatch(screen)
+        plan = [(change, way) for _ in range(ROUNDS) for change in CHANGES for way in WAYS]
+        step = 0
+        while step < len(plan):
+            if screen.game.is_over:
+                ai.release_all()  # the computer may open the new game
+                await pilot.press("n")
+                await settle(pilot)
+            ai.hold()
+            assert_consistent(screen, ai)
+
+            free = [cell for cell in range(9) if screen.game.board[cell] is None]
+            count = len(ai.calls)
+            await pilot.press(str(rng.choice(free) + 1))
+            if screen.game.is_over:
+                continue
+            call = await ai.next_call(count + 1)
+            before = list(screen.game.moves)
+            human = screen.game.human
+            stale = screen.stale_results
+            change, way = plan[step]
+            label = f"step {step}: {change}, {way}"
+            step += 1
+
+            if way == "forced":
+                watch.posted.clear()
+                call.gate.set()
+                assert watch.posted.wait(10), label
+                if change == "new game":
+                    screen.action_new_game()  # what n does
+                elif change == "difficulty":
+                    screen.action_cycle_difficulty()  # what d does
+                else:
+                    screen.set_mark(human.other)  # what a click on the mark control does
+                await pilot.pause()
+                assert screen.stale_results == stale + 1, label
+            else:
+                if way == "loose":
+                    call.gate.set()
+                if change == "new game":
+                    await pilot.press("n")
+                elif change == "difficulty":
+                    await pilot.press("d")
+                elif not await click_mark(pilot, human.other):
+                    # The AI's move landed first, the move list grew and pushed
+                    # the control down a row under the pointer; aim again.
+                    assert way == "loose", label
+                    assert await click_mark(pilot, human.other), label
+                if way == "held":
+                    assert await asyncio.to_thread(call.saw_cancel.wait, 10), label
+
+            # Straight after the change, before the computer may move again.
+            moves = screen.game.moves
+            if change == "difficulty":
+                assert moves[: len(before)] == before, label
+                assert len(moves) <= len(before) + 1, label
+                if way != "loose":
+                    assert moves == before, label
+                    retry = await ai.next_call(count + 2)
+                    assert retry.difficulty is screen.difficulty, label
+                    assert retry.board == call.board, label
+            else:
+                assert moves == [], label
+                assert marks(screen) == ".........", label
+                assert screen.game.human is (human.other if change == "mark" else human), label
+
+            ai.release_all()
+            await settle(pilot)
+            assert_consistent(screen, ai)
+
+        assert screen.stale_results >= ROUNDS * len(CHANGES)  # at least every forced race
+
+
+async def click_mark(pilot: Pilot[None], mark: Player) -> bool:
+    """Click the half of the mark control that picks `mark`; whether the click landed on it."""
+    choice = pilot.app.screen.query_one("#mark", Choice)
+    index = [value for value, _ in choice.options].index(mark.value)
+    width = choice.size.width
+    x = (2 * index + 1) * width // (2 * len(choice.options))
+    return await pilot.click("#mark", offset=(x, 0))
