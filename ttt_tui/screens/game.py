@@ -121,6 +121,8 @@ class GameScreen(Screen[None]):
         """Whether an AI move is being computed for the current token."""
         self.paused = False
         """Whether AI vs AI is paused."""
+        self.analysing = False
+        """Whether an analysis is being computed for the current token."""
         self.analysis: Analysis | None = None
         """Minimax's view of the current position, once computed."""
         self.hint_requested = False
@@ -167,9 +169,14 @@ class GameScreen(Screen[None]):
         coach, pause): the analysis and any hint shown stay valid.
         """
         self.token += 1
-        self.thinking = False
-        self.workers.cancel_group(self, "ai")
-        self.workers.cancel_group(self, "analysis")
+        # Cancel only work still in flight: a worker whose result was just
+        # applied has finished, and must not end up marked cancelled.
+        if self.thinking:
+            self.thinking = False
+            self.workers.cancel_group(self, "ai")
+        if self.analysing:
+            self.analysing = False
+            self.workers.cancel_group(self, "analysis")
         if moved:
             self.analysis = None
             self.hint_requested = False
@@ -179,7 +186,11 @@ class GameScreen(Screen[None]):
             self._start_thinking()
         wanted = self.settings.coach or self.hint_requested
         if wanted and self.analysis is None and not self.game.is_over:
-            self._analyse(self.game.board, self.token)
+            self._start_analysing()
+
+    def _start_analysing(self) -> None:
+        self.analysing = True
+        self._analyse(self.game.board, self.token)
 
     def _start_thinking(self) -> None:
         self.thinking = True
@@ -214,6 +225,7 @@ class GameScreen(Screen[None]):
         if message.token != self.token or not self.game.ai_to_move or self.paused:
             self.stale_results += 1
             return
+        self.thinking = False
         self.game.play(message.cell)
         self._changed()
 
@@ -233,6 +245,7 @@ class GameScreen(Screen[None]):
         if message.token != self.token:
             self.stale_results += 1
             return
+        self.analysing = False
         self.analysis = message.analysis
         self._sync_board()
 
@@ -503,7 +516,8 @@ class GameScreen(Screen[None]):
             self.hint_requested = True
             self.query_one("#hints-used", Static).update(f"Hints this game: {game.hints_used}")
         if self.analysis is None:
-            self._analyse(game.board, self.token)
+            if not self.analysing:
+                self._start_analysing()
         else:
             self._sync_board()
 

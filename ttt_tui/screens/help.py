@@ -13,31 +13,30 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 RULES = (
-    "Take turns marking squares; X moves first. Three in a row, column or"
-    " diagonal wins. A full board with no line is a draw.\n\n"
-    "Play with the mouse (click a square) or the keyboard. The computer"
-    " thinks in the background, so you can change difficulty or start a new"
-    " game at any moment. Easy looks one move ahead, Medium two, and Hard"
+    "Take turns marking squares; X moves first. Three in a row, column or diagonal"
+    " wins; a full board with no line is a draw. Play with the mouse or the keyboard:"
+    " the computer thinks in the background, so you can change difficulty or start"
+    " a new game at any moment. Easy looks one move ahead, Medium two, and Hard"
     " searches to the end of the game: it never loses.\n\n"
-    "The coach shows, for the player to move, what each empty square leads to"
-    ' under perfect play from both sides: "win in 3" means three more moves'
-    " (both sides' counted) to a forced win. Modes: you against the computer,"
-    " two people on one keyboard, or two engines against each other."
+    "The coach shows what each empty square leads to under perfect play from both"
+    ' sides, for the player to move: "win in 3" is a forced win three moves (both'
+    " sides' counted) from now. Squares are named by column a–c and row 1–3, so a1"
+    " is the top-left square; the numbers 1–9 read the same way."
 )
 
 KEYS: list[tuple[str, str]] = [
     ("click", "play a square"),
-    ("↑ ↓ ← →  or  h j k l", "move the cursor"),
-    ("Enter  or  Space", "play the square under the cursor"),
-    ("1 – 9", "play a square directly (1 top-left, 9 bottom-right)"),
+    ("↑ ↓ ← → or h j k l", "move the cursor"),
+    ("Enter or Space", "play at the cursor"),
+    ("1 – 9", "play a square (1 top-left, 9 bottom-right)"),
     ("n", "new game"),
     ("d", "next difficulty"),
-    ("u  /  r", "undo to your previous turn / redo"),
-    ("c", "coach: show minimax's verdict on every empty square"),
+    ("u / r", "undo to your last turn / redo"),
+    ("c", "coach: minimax's verdict on each square"),
     ("i", "hint: highlight the best moves"),
     ("p", "pause or resume AI vs AI"),
     ("s", "all-time stats"),
-    ("Tab", "move between the board and the sidebar controls"),
+    ("Tab", "board and sidebar controls in turn"),
     ("ctrl+p", "command palette"),
     ("?", "this help"),
     ("q", "quit"),
@@ -58,13 +57,14 @@ class HelpScreen(ModalScreen[None]):
         background: $background 60%;
     }
     HelpScreen > VerticalScroll {
-        width: 72;
+        width: 96;
         max-width: 100%;
         height: auto;
         max-height: 100%;
         border: round $primary;
         background: $surface;
         padding: 0 2;
+        scrollbar-size-vertical: 1;
     }
     HelpScreen Static {
         margin-bottom: 1;
@@ -78,9 +78,8 @@ class HelpScreen(ModalScreen[None]):
         for key, action in KEYS:
             keys.add_row(key, action)
         with VerticalScroll() as scroll:
-            scroll.border_title = "Help"
+            scroll.border_title = "How to play"
             scroll.border_subtitle = "Esc to close"
-            yield Static(Text("How to play", style="bold"))
             yield Static(RULES)
             yield Static(Text("Keys", style="bold"))
             yield Static(keys)

@@ -68,7 +68,6 @@ class StatsScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = "All-time stats"
-            box.border_subtitle = "Esc to close"
             yield DataTable(id="stats-table", cursor_type="row", zebra_stripes=True)
             yield Static(id="where")
             with Horizontal():

@@ -125,12 +125,12 @@ class Cell(Widget):
         width, height = self.content_size
         if self.mark is not None:
             style = self.get_component_rich_style(f"cell--{self.mark.value.lower()}")
-            text = Text(
-                "\n".join(glyphs.draw(self.mark.value, width, height)),
-                style=style,
-            )
-            if self.last and height >= 5:
-                text = Text.assemble(text, "\n", self._last_tag())
+            lines = glyphs.draw(self.mark.value, width, height)
+            text = Text("\n".join(lines), style=style)
+            if self.last and height - len(lines) >= 2:
+                # A blank line above balances the tag below, keeping the mark
+                # level with the marks in the other squares.
+                text = Text.assemble("\n", text, "\n", self._last_tag())
             elif self.last:
                 text.stylize(Style(underline=True))
             return text

@@ -19,8 +19,7 @@ class History(VerticalScroll, can_focus=False):
 
     DEFAULT_CSS = """
     History {
-        height: auto;
-        max-height: 6;
+        height: 6;
         background: $surface;
         scrollbar-size-vertical: 1;
     }

@@ -66,6 +66,15 @@ class Sidebar(VerticalScroll, can_focus=False):
     Sidebar Checkbox {
         background: $panel;
     }
+    /* An unticked box is an empty box, not a dim X that reads as ticked. */
+    Sidebar Checkbox > .toggle--button {
+        background: $surface-darken-1;
+        color: $surface-darken-1;
+    }
+    Sidebar Checkbox.-on > .toggle--button {
+        background: $surface-darken-1;
+        color: $text-success;
+    }
     Sidebar > Button {
         width: 1fr;
         margin-top: 1;
