@@ -517,6 +517,30 @@ async def test_a_tiny_terminal_shows_a_message_and_the_game_survives_it() -> Non
         assert marks(screen)[8] == "X"
 
 
+@pytest.mark.parametrize("width", [4, 6, MIN_WIDTH - 1])
+async def test_the_palette_stays_shut_below_the_minimum_size(width: int) -> None:
+    """Textual 8.2's palette crashes laid out a few columns wide (found by the fuzzer):
+    it neither opens in a tiny terminal nor survives the terminal shrinking under it."""
+    app = TicTacToeApp(ai_delay=0, seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.resize_terminal(width, 24)
+        await pilot.pause()
+        assert not isinstance(app.screen, CommandPalette)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert not isinstance(app.screen, CommandPalette)
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+    assert app.return_code in (None, 0)
+
+
 async def test_q_quits_even_when_the_terminal_is_too_small() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

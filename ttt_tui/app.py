@@ -11,12 +11,14 @@ from typing import ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
+from textual.events import Resize
 from textual.screen import Screen
 
 from ttt_tui import crash
 from ttt_tui.engine import Difficulty, Player, choose_move
 from ttt_tui.game import Mode
-from ttt_tui.screens.game import GameScreen, MoveChooser
+from ttt_tui.screens.game import GameScreen, MoveChooser, is_too_small
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.storage import Settings, Store
 
@@ -101,6 +103,19 @@ class TicTacToeApp(App[None]):
         """Record an unfinished game as abandoned, then leave."""
         self._game_screen.close_game()
         self.exit()
+
+    def action_command_palette(self) -> None:
+        """Show the command palette, unless the terminal is below the minimum size.
+
+        Textual 8.2's palette crashes laying itself out a few columns wide.
+        """
+        if not is_too_small(*self.size):
+            super().action_command_palette()
+
+    def on_resize(self, event: Resize) -> None:
+        """Close the command palette if the terminal shrinks below the minimum."""
+        if is_too_small(*event.size) and isinstance(self.screen, CommandPalette):
+            self.pop_screen()
 
     def action_help(self) -> None:
         """Show the rules and bindings."""

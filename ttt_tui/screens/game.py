@@ -48,6 +48,12 @@ MIN_WIDTH = 56
 MIN_HEIGHT = 16
 """Shortest terminal the layout fits."""
 
+
+def is_too_small(width: int, height: int) -> bool:
+    """Whether a terminal of this size is below what the layout needs."""
+    return width < MIN_WIDTH or height < MIN_HEIGHT
+
+
 WARNING_SECONDS = 2.0
 """How long a warning about ignored input stays on screen."""
 
@@ -579,7 +585,7 @@ class GameScreen(Screen[None]):
         self._check_size(event.size.width, event.size.height)
 
     def _check_size(self, width: int, height: int) -> None:
-        too_small = width < MIN_WIDTH or height < MIN_HEIGHT
+        too_small = is_too_small(width, height)
         if too_small != self.has_class("-too-small"):
             self.set_class(too_small, "-too-small")
             self.refresh_bindings()
