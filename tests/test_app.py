@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import random
 import threading
 
 import pytest
@@ -17,18 +16,21 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
-from textual.worker import WorkerCancelled
 
-from ttt_tui.app import TicTacToeApp
-from ttt_tui.engine import (
-    Board,
-    CancelCheck,
-    Cell,
-    Difficulty,
-    Player,
-    SearchCancelled,
-    choose_move,
+from tests.support import (
+    SIZE,
+    ScriptedAI,
+    click_option,
+    make_app,
+    marks,
+    play,
+    selected,
+    settle,
+    shown_marks,
+    start,
 )
+from ttt_tui.app import TicTacToeApp
+from ttt_tui.engine import CancelCheck, Cell, Difficulty, Player, SearchCancelled
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.widgets.board import BoardView
@@ -36,34 +38,7 @@ from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.status import StatusLine
 
-SIZE = (100, 30)
-"""Terminal size for every test unless it is about size."""
-
 # Helpers ---------------------------------------------------------------------
-
-
-class ScriptedAI:
-    """A move chooser that plays the first free square of its script and records each call."""
-
-    def __init__(self, *script: Cell) -> None:
-        self.script = list(script)
-        """Squares in order of preference; any free square after them."""
-        self.difficulties: list[Difficulty] = []
-        """The difficulty of each call, in order."""
-
-    def pick(self, board: Board) -> Cell:
-        """The first free square of the script, else the first free square."""
-        return next(c for c in [*self.script, *range(board.size)] if board[c] is None)
-
-    def __call__(
-        self,
-        board: Board,
-        difficulty: Difficulty,
-        rng: random.Random,
-        cancelled: CancelCheck | None = None,
-    ) -> Cell:
-        self.difficulties.append(difficulty)
-        return self.pick(board)
 
 
 class GatedAI(ScriptedAI):
@@ -76,82 +51,18 @@ class GatedAI(ScriptedAI):
         self.gate = threading.Event()
         """Set by the test to let the computer move."""
 
-    def __call__(
-        self,
-        board: Board,
-        difficulty: Difficulty,
-        rng: random.Random,
-        cancelled: CancelCheck | None = None,
-    ) -> Cell:
-        self.difficulties.append(difficulty)
+    def hold(self, cancelled: CancelCheck | None) -> None:
+        """Wait for the gate; give up if cancelled."""
         self.started.set()
         # Poll for cancellation so a thread left behind by a failing test still ends.
         while not self.gate.wait(0.005):
             if cancelled is not None and cancelled():
                 raise SearchCancelled
-        return self.pick(board)
 
 
 async def wait_for(event: threading.Event) -> None:
     """Await a thread's event without blocking the app's loop."""
     assert await asyncio.to_thread(event.wait, 10), "the worker never got there"
-
-
-async def settle(pilot: Pilot[None]) -> None:
-    """Let the computer's move land and the screen catch up.
-
-    The turn a move starts cancels the worker that sent it, often before that
-    worker has finished, so a cancelled worker is expected here, not an error.
-    """
-    while True:
-        try:
-            await pilot.app.workers.wait_for_complete()
-        except WorkerCancelled:
-            continue
-        break
-    await pilot.pause()
-
-
-async def start(pilot: Pilot[None]) -> GameScreen:
-    """First layout (before it every region is 0x0), then the game screen."""
-    await pilot.pause()
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, GameScreen)
-    return screen
-
-
-async def play(pilot: Pilot[None], *keys: str) -> None:
-    """Press keys one at a time, letting the computer reply after each."""
-    for key in keys:
-        await pilot.press(key)
-        await settle(pilot)
-
-
-def make_app(
-    chooser: ScriptedAI | None = None,
-    difficulty: Difficulty = Difficulty.MEDIUM,
-    mark: Player = Player.X,
-) -> TicTacToeApp:
-    """The real app with no thinking delay and a fixed seed; the real engine by default."""
-    return TicTacToeApp(
-        difficulty=difficulty,
-        mark=mark,
-        ai_delay=0,
-        seed=7,
-        move_chooser=chooser or choose_move,
-    )
-
-
-def marks(screen: GameScreen) -> str:
-    """The board in the model, as nine characters: ``X.O......``."""
-    return str(screen.game.board)
-
-
-def shown_marks(pilot: Pilot[None]) -> str:
-    """The board as the cell widgets draw it, in the same nine-character form."""
-    cells = sorted(pilot.app.screen.query(CellWidget), key=lambda cell: cell.index)
-    return "".join("." if cell.mark is None else cell.mark.value for cell in cells)
 
 
 def cells_with(pilot: Pilot[None], css_class: str) -> set[int]:
@@ -167,24 +78,6 @@ def status(pilot: Pilot[None]) -> StatusLine:
 def score(pilot: Pilot[None]) -> str:
     """The score line as drawn."""
     return str(pilot.app.screen.query_one("#score", Static).render())
-
-
-def selected(pilot: Pilot[None], selector: str) -> str:
-    """The label drawn as selected in a segmented control."""
-    choice = pilot.app.screen.query_one(selector, Choice)
-    text = choice.render()
-    style = choice.get_component_rich_style("choice--selected")
-    return next(text.plain[s.start : s.end].strip() for s in text.spans if s.style == style)
-
-
-async def click_option(pilot: Pilot[None], selector: str, label: str) -> None:
-    """Click the middle of an option of a segmented control, found by its label."""
-    choice = pilot.app.screen.query_one(selector, Choice)
-    labels = [shown for _, shown in choice.options]
-    index = labels.index(label)
-    width = choice.size.width
-    x = (2 * index + 1) * width // (2 * len(labels))
-    assert await pilot.click(selector, offset=(x, 0))
 
 
 def toasts(pilot: Pilot[None]) -> list[str]:

@@ -8,9 +8,6 @@ waits on the clock.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import random
 import threading
 from typing import Any
 
@@ -18,21 +15,26 @@ import pytest
 from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Static
-from textual.worker import WorkerCancelled, WorkerState, get_current_worker
+from textual.worker import get_current_worker
 
 import ttt_tui.screens.game as game_screen_module
-from ttt_tui.app import TicTacToeApp
-from ttt_tui.engine import (
-    Board,
-    CancelCheck,
-    Cell,
-    Difficulty,
-    Outcome,
-    Player,
-    SearchCancelled,
-    Verdict,
-    analyze,
+from tests.support import (
+    SIZE,
+    GatedAI,
+    Notes,
+    ScriptedAI,
+    calls_begun,
+    cells,
+    click_option,
+    make_app,
+    marks,
+    play,
+    selected,
+    settle,
+    shown_marks,
+    start,
 )
+from ttt_tui.engine import Board, CancelCheck, Difficulty, Outcome, Player, Verdict, analyze
 from ttt_tui.game import Mode
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.storage import Result, Settings
@@ -42,157 +44,7 @@ from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.status import StatusLine
 
-SIZE = (100, 30)
-"""Terminal size for every test unless it is about size."""
-
 # Helpers ---------------------------------------------------------------------
-
-
-class ScriptedAI:
-    """Plays the first free square of its script and records who asked at what level."""
-
-    def __init__(self, *script: Cell) -> None:
-        self.script = list(script)
-        """Squares in order of preference; any free square after them."""
-        self.calls: list[tuple[Player, Difficulty]] = []
-        """The side to move and the difficulty of each call, in order."""
-        self._lock = threading.Condition()
-
-    def pick(self, board: Board) -> Cell:
-        """The first free square of the script, else the first free square."""
-        return next(c for c in [*self.script, *range(board.size)] if board[c] is None)
-
-    def _enter(self, board: Board, difficulty: Difficulty) -> None:
-        with self._lock:
-            self.calls.append((board.to_move, difficulty))
-            self._lock.notify_all()
-
-    def wait_calls(self, count: int) -> bool:
-        """Block (in a thread) until at least ``count`` calls have begun."""
-        with self._lock:
-            return self._lock.wait_for(lambda: len(self.calls) >= count, timeout=10)
-
-    def __call__(
-        self,
-        board: Board,
-        difficulty: Difficulty,
-        rng: random.Random,
-        cancelled: CancelCheck | None = None,
-    ) -> Cell:
-        self._enter(board, difficulty)
-        return self.pick(board)
-
-
-class GatedAI(ScriptedAI):
-    """A scripted chooser whose every move waits for a permit from the test.
-
-    ``stubborn`` choosers ignore cancellation and return their move anyway
-    once let go, the worst case for a result that arrives too late.
-    """
-
-    def __init__(self, *script: Cell, stubborn: bool = False) -> None:
-        super().__init__(*script)
-        self.permits = threading.Semaphore(0)
-        """One permit a move."""
-        self.stubborn = stubborn
-        """Whether to ignore cancellation."""
-
-    def allow(self, moves: int = 100) -> None:
-        """Let this many more moves through."""
-        self.permits.release(moves)
-
-    def __call__(
-        self,
-        board: Board,
-        difficulty: Difficulty,
-        rng: random.Random,
-        cancelled: CancelCheck | None = None,
-    ) -> Cell:
-        self._enter(board, difficulty)
-        for _ in range(2000):  # at most 10 s, so a failing test cannot hang the run
-            if self.permits.acquire(timeout=0.005):
-                return self.pick(board)
-            if not self.stubborn and cancelled is not None and cancelled():
-                raise SearchCancelled
-        raise AssertionError("the test never let the computer move")
-
-
-async def calls_begun(ai: ScriptedAI, count: int) -> None:
-    """Wait, without blocking the app's loop, until the chooser has been called ``count`` times."""
-    assert await asyncio.to_thread(ai.wait_calls, count), f"fewer than {count} calls"
-
-
-async def settle(pilot: Pilot[None]) -> None:
-    """Let every worker finish and every message it posted land, including chains of them."""
-    app = pilot.app
-    for _ in range(30):
-        with contextlib.suppress(WorkerCancelled):  # cancelled for a turn that is gone
-            await app.workers.wait_for_complete()
-        await pilot.pause()
-        if not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
-            return
-    raise AssertionError("workers kept starting")
-
-
-async def start(pilot: Pilot[None]) -> GameScreen:
-    """First layout (before it every region is 0x0), then the game screen."""
-    await pilot.pause()
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, GameScreen)
-    return screen
-
-
-async def play(pilot: Pilot[None], *keys: str) -> None:
-    """Press keys one at a time, letting the computer (and the coach) finish after each."""
-    for key in keys:
-        await pilot.press(key)
-        await settle(pilot)
-
-
-def make_app(
-    chooser: ScriptedAI | None = None,
-    settings: Settings | None = None,
-    **overrides: Any,
-) -> TicTacToeApp:
-    """The real app with no thinking delay, a fixed seed and in-memory storage."""
-    settings = settings or Settings()
-    if chooser is None:
-        return TicTacToeApp(settings=settings, ai_delay=0, seed=7, **overrides)
-    return TicTacToeApp(settings=settings, ai_delay=0, seed=7, move_chooser=chooser, **overrides)
-
-
-class Notes:
-    """Records every notification the app raises, and still shows it."""
-
-    def __init__(self, app: TicTacToeApp) -> None:
-        self.messages: list[str] = []
-        original = app.notify
-
-        def notify(message: str, **kwargs: Any) -> None:
-            self.messages.append(message)
-            original(message, **kwargs)
-
-        app.notify = notify  # type: ignore[method-assign]
-
-    def since(self, count: int) -> list[str]:
-        """Messages after the first ``count``."""
-        return self.messages[count:]
-
-
-def marks(screen: GameScreen) -> str:
-    """The board in the model, as nine characters: ``X.O......``."""
-    return str(screen.game.board)
-
-
-def cells(pilot: Pilot[None]) -> list[CellWidget]:
-    """The cell widgets in index order."""
-    return sorted(pilot.app.screen.query(CellWidget), key=lambda cell: cell.index)
-
-
-def shown_marks(pilot: Pilot[None]) -> str:
-    """The board as the cell widgets draw it."""
-    return "".join("." if c.mark is None else c.mark.value for c in cells(pilot))
 
 
 def drawn(cell: CellWidget) -> str:
@@ -230,23 +82,6 @@ def history_text(pilot: Pilot[None]) -> Text:
 def history_lines(pilot: Pilot[None]) -> list[str]:
     """The history panel's lines, stripped."""
     return [line.strip() for line in history_text(pilot).plain.split("\n")]
-
-
-def selected(pilot: Pilot[None], selector: str) -> str:
-    """The label drawn as selected in a segmented control."""
-    choice = pilot.app.screen.query_one(selector, Choice)
-    text = choice.render()
-    style = choice.get_component_rich_style("choice--selected")
-    return next(text.plain[s.start : s.end].strip() for s in text.spans if s.style == style)
-
-
-async def click_option(pilot: Pilot[None], selector: str, label: str) -> None:
-    """Click the middle of an option of a segmented control, found by its label."""
-    choice = pilot.app.screen.query_one(selector, Choice)
-    labels = [shown for _, shown in choice.options]
-    index = labels.index(label)
-    x = (2 * index + 1) * choice.size.width // (2 * len(labels))
-    assert await pilot.click(selector, offset=(x, 0))
 
 
 # The coach -------------------------------------------------------------------

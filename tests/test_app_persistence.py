@@ -6,24 +6,21 @@ scripted chooser with no thinking delay, so every game is replayable.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import random
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
-from textual.worker import WorkerCancelled, WorkerState
 
+from tests.support import SIZE, Notes, ScriptedAI, click_option, settle, start
+from tests.support import play as play_keys
 from ttt_tui.__main__ import build_parser, play
 from ttt_tui.app import TicTacToeApp
-from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty, Player
+from ttt_tui.engine import Difficulty, Player
 from ttt_tui.game import Mode
 from ttt_tui.screens.confirm import ConfirmScreen
-from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.stats import StatsScreen
 from ttt_tui.storage import (
     GAMES_FILE,
@@ -35,83 +32,12 @@ from ttt_tui.storage import (
 )
 from ttt_tui.widgets.choice import Choice
 
-SIZE = (100, 30)
-"""Terminal size for every test."""
-
 # Helpers ---------------------------------------------------------------------
-
-
-class ScriptedAI:
-    """Plays the first free square of its script."""
-
-    def __init__(self, *script: Cell) -> None:
-        self.script = list(script)
-        """Squares in order of preference; any free square after them."""
-
-    def __call__(
-        self,
-        board: Board,
-        difficulty: Difficulty,
-        rng: random.Random,
-        cancelled: CancelCheck | None = None,
-    ) -> Cell:
-        return next(c for c in [*self.script, *range(board.size)] if board[c] is None)
 
 
 def make_app(store: Store, ai: ScriptedAI | None = None) -> TicTacToeApp:
     """The real app on ``store``, with no thinking delay and a scripted computer."""
     return TicTacToeApp(store=store, ai_delay=0, seed=7, move_chooser=ai or ScriptedAI(8, 7))
-
-
-class Notes:
-    """Records every notification the app raises, and still shows it."""
-
-    def __init__(self, app: TicTacToeApp) -> None:
-        self.messages: list[str] = []
-        original = app.notify
-
-        def notify(message: str, **kwargs: Any) -> None:
-            self.messages.append(message)
-            original(message, **kwargs)
-
-        app.notify = notify  # type: ignore[method-assign]
-
-
-async def settle(pilot: Pilot[None]) -> None:
-    """Let every worker finish and every message it posted land."""
-    app = pilot.app
-    for _ in range(30):
-        with contextlib.suppress(WorkerCancelled):
-            await app.workers.wait_for_complete()
-        await pilot.pause()
-        if not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
-            return
-    raise AssertionError("workers kept starting")
-
-
-async def start(pilot: Pilot[None]) -> GameScreen:
-    """First layout, then the game screen."""
-    await pilot.pause()
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, GameScreen)
-    return screen
-
-
-async def play_keys(pilot: Pilot[None], *keys: str) -> None:
-    """Press keys one at a time, letting the computer reply after each."""
-    for key in keys:
-        await pilot.press(key)
-        await settle(pilot)
-
-
-async def click_option(pilot: Pilot[None], selector: str, label: str) -> None:
-    """Click the middle of an option of a segmented control, found by its label."""
-    choice = pilot.app.screen.query_one(selector, Choice)
-    labels = [shown for _, shown in choice.options]
-    index = labels.index(label)
-    x = (2 * index + 1) * choice.size.width // (2 * len(labels))
-    assert await pilot.click(selector, offset=(x, 0))
 
 
 def game_lines(directory: Path) -> list[dict[str, Any]]:

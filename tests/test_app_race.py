@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 import pytest
 from textual.message import Message
 from textual.pilot import Pilot
-from textual.worker import WorkerCancelled
 
+from tests.support import SIZE, marks, settle, start
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty, Player, SearchCancelled
 from ttt_tui.messages import AIMoved
@@ -27,7 +27,6 @@ from ttt_tui.screens.game import GameScreen
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.status import StatusLine
 
-SIZE = (100, 30)
 ROUNDS = 3
 """Times the stress test runs each (change, way) pair."""
 CHANGES = ("new game", "difficulty", "mark")
@@ -123,31 +122,8 @@ class PostWatch:
         screen.post_message = post_message  # type: ignore[method-assign]
 
 
-async def settle(pilot: Pilot[None]) -> None:
-    """Let workers finish and the screen catch up (a cancelled worker is expected)."""
-    while True:
-        try:
-            await pilot.app.workers.wait_for_complete()
-        except WorkerCancelled:
-            continue
-        break
-    await pilot.pause()
-
-
-async def start(pilot: Pilot[None]) -> GameScreen:
-    """First layout, then the game screen."""
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, GameScreen)
-    return screen
-
-
 def make_app(ai: HeldAI) -> TicTacToeApp:
     return TicTacToeApp(difficulty=Difficulty.MEDIUM, ai_delay=0, seed=11, move_chooser=ai)
-
-
-def marks(screen: GameScreen) -> str:
-    return str(screen.game.board)
 
 
 def assert_consistent(screen: GameScreen, ai: HeldAI) -> None:

@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
-from textual.worker import WorkerCancelled
 
+from tests.support import SIZE, Notes, Notice, settle, start
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.game import Mode
@@ -36,8 +36,6 @@ from ttt_tui.storage import GameRecord, Result, Settings, Store
 from ttt_tui.widgets.cell import Cell as CellWidget
 
 ROOT = Path(__file__).resolve().parents[1]
-SIZE = (100, 30)
-"""Terminal size for the app unless the row is about size."""
 DEADLINE = 20.0
 """Seconds any one process may take before the test fails instead of hanging."""
 NO_TERMINAL = (
@@ -277,30 +275,6 @@ def test_no_usable_terminal(
 # App helpers -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Notice:
-    """One notification as the app asked for it."""
-
-    title: str
-    message: str
-    severity: str
-
-
-def record_notifications(app: TicTacToeApp, monkeypatch: pytest.MonkeyPatch) -> list[Notice]:
-    """Every notification the app shows from now on, still shown as usual."""
-    seen: list[Notice] = []
-    notify = app.notify
-
-    def recorder(message: str, **options: Any) -> None:
-        seen.append(
-            Notice(options.get("title", ""), message, options.get("severity", "information"))
-        )
-        notify(message, **options)
-
-    monkeypatch.setattr(app, "notify", recorder)
-    return seen
-
-
 def saving_notices(seen: list[Notice]) -> list[str]:
     """The notifications about storage, which the app titles "Saving"."""
     return [notice.message for notice in seen if notice.title == "Saving"]
@@ -309,26 +283,6 @@ def saving_notices(seen: list[Notice]) -> list[str]:
 def make_app(store: Store) -> TicTacToeApp:
     """The real app and engine, no thinking delay, a fixed seed."""
     return TicTacToeApp(store=store, ai_delay=0, seed=1)
-
-
-async def settle(pilot: Pilot[None]) -> None:
-    """Let the computer's move land; a cancelled worker is expected when a turn moves on."""
-    while True:
-        try:
-            await pilot.app.workers.wait_for_complete()
-        except WorkerCancelled:
-            continue
-        break
-    await pilot.pause()
-
-
-async def start(pilot: Pilot[None]) -> GameScreen:
-    """First layout, then the game screen."""
-    await pilot.pause()
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, GameScreen)
-    return screen
 
 
 async def play_a_game(pilot: Pilot[None], screen: GameScreen) -> None:
@@ -389,11 +343,11 @@ def stats_counted(directory: Path) -> int:
 # A data directory that is missing, a file, unwritable or on a full disk --------------------
 
 
-async def test_data_dir_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_data_dir_missing(tmp_path: Path) -> None:
     """Created, parents and all, without a word; the game is saved into it."""
     data = tmp_path / "not" / "there" / "yet"
     app = make_app(Store(data))
-    seen = record_notifications(app, monkeypatch)
+    seen = Notes(app).notices
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
         await play_a_game(pilot, screen)
@@ -404,12 +358,12 @@ async def test_data_dir_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert len((data / "games.jsonl").read_text().splitlines()) == 1
 
 
-async def test_data_dir_is_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_data_dir_is_a_file(tmp_path: Path) -> None:
     """One notification at start that saving is off; games play and count; the file is kept."""
     occupied = tmp_path / "data"
     occupied.write_bytes(b"my notes, not a directory\n")
     app = make_app(Store(occupied))
-    seen = record_notifications(app, monkeypatch)
+    seen = Notes(app).notices
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
         assert saving_notices(seen) == [f"Could not create {occupied} (File exists). {SAVING_OFF}"]
@@ -465,7 +419,7 @@ async def test_data_dir_cannot_be_written(
     before = seed_files(data)
     refuse_writes_in(data, monkeypatch, error)
     app = make_app(Store(data))
-    seen = record_notifications(app, monkeypatch)
+    seen = Notes(app).notices
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
         assert screen.settings == SEEDED_SETTINGS  # reading still works
@@ -613,9 +567,7 @@ DAMAGE = {
 
 
 @pytest.mark.parametrize("damage", DAMAGE.values(), ids=DAMAGE.keys())
-async def test_damaged_data_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: Damage
-) -> None:
+async def test_damaged_data_file(tmp_path: Path, damage: Damage) -> None:
     """The app starts with defaults for that file, says what happened once, keeps playing
     and saving; a damaged file is kept byte for byte as NAME.corrupt-*, a newer one is left
     exactly as it was, and the other files lose nothing."""
@@ -625,7 +577,7 @@ async def test_damaged_data_file(
     future = damage.fate == "left alone"
 
     app = make_app(Store(data))
-    seen = record_notifications(app, monkeypatch)
+    seen = Notes(app).notices
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
         expected_settings = Settings() if damage.name == "settings.json" else SEEDED_SETTINGS
@@ -685,15 +637,13 @@ async def test_damaged_data_file(
         assert stats_counted(data) == 1  # counting starts again; the old counts are aside
 
 
-async def test_stats_damaged_seen_first_on_the_stats_screen(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_stats_damaged_seen_first_on_the_stats_screen(tmp_path: Path) -> None:
     """Opening the stats screen is where a person first meets damaged stats: say so there."""
     data = tmp_path / "data"
     seed_files(data)
     (data / "stats.json").write_bytes(b"")
     app = make_app(Store(data))
-    seen = record_notifications(app, monkeypatch)
+    seen = Notes(app).notices
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await start(pilot)
         await pilot.press("s")

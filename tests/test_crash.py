@@ -24,13 +24,13 @@ from typing import Any
 
 import pytest
 
+from tests.support import SIZE, make_app
 from ttt_tui import crash
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty
 from ttt_tui.storage import Store
 
 ROOT = Path(__file__).resolve().parents[1]
-SIZE = (100, 30)
 DEADLINE = 20.0
 """Seconds a session may take before the test fails instead of hanging."""
 FAILURE = "forced failure"
@@ -253,7 +253,7 @@ def shown(capfd: pytest.CaptureFixture[str]) -> str:
 async def test_crash_with_pilot(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     """The same failure in process: report in the store's directory, status 1, one message."""
     data = tmp_path / "data"
-    app = TicTacToeApp(store=Store(data), ai_delay=0, seed=7, move_chooser=fail)
+    app = make_app(fail, store=Store(data))
     await crash_with_pilot(app)
 
     assert app.crash_report is not None
@@ -281,7 +281,7 @@ async def test_crash_with_the_data_dir_unwritable(
         return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr(crash, "open", refuse, raising=False)
-    app = TicTacToeApp(store=Store(data), ai_delay=0, seed=7, move_chooser=fail)
+    app = make_app(fail, store=Store(data))
     await crash_with_pilot(app)
 
     assert app.crash_report is not None
@@ -299,7 +299,7 @@ async def test_crash_with_nowhere_to_write_a_report(
     """Saving off and no usable temp directory: the message still says what went wrong."""
     blocked = tmp_path / "tmp"
     blocked.write_bytes(b"a file, so nothing can be created under it")
-    app = TicTacToeApp(store=Store(enabled=False), ai_delay=0, seed=7, move_chooser=fail)
+    app = make_app(fail, store=Store(enabled=False))
     # Undone before teardown: pytest's own capture needs a temp directory then.
     with monkeypatch.context() as patch:
         patch.setattr(tempfile, "tempdir", str(blocked))

@@ -50,6 +50,7 @@ from textual.widgets._footer import FooterKey
 from textual.worker import WorkerCancelled
 
 import ttt_tui.screens.game as game_screen_module
+from tests.support import SIZE
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import (
     Board,
@@ -90,9 +91,6 @@ SEEDS = _env_int_list("TTT_FUZZ_SEEDS") or DEFAULT_SEEDS
 """The seeds to run: ``TTT_FUZZ_SEEDS`` or the defaults."""
 EVENTS = int(os.environ.get("TTT_FUZZ_EVENTS") or DEFAULT_EVENTS)
 """Events per seed: ``TTT_FUZZ_EVENTS`` or the default."""
-
-SIZE = (100, 30)
-"""Terminal size at the start of every run."""
 
 IDLE_STEP = float(os.environ.get("TTT_FUZZ_IDLE_STEP") or 0.001)
 """Seconds between Pilot's looks at whether the app is idle (Textual's own is 0.02).

@@ -11,57 +11,17 @@ After an intended change to the look, regenerate and review:
 
 from __future__ import annotations
 
-import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
-from textual.pilot import Pilot
-from textual.worker import WorkerCancelled
-
+from tests.support import SIZE, ScriptedAI, playing
 from ttt_tui.app import TicTacToeApp
-from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty
-
-SIZE = (100, 30)
+from ttt_tui.engine import Cell
 
 SnapCompare = Callable[..., bool]
 
 
-def scripted(*script: Cell) -> Callable[..., Cell]:
-    """A move chooser that plays the first free square of `script` (else the first free one)."""
-
-    def choose(
-        board: Board, difficulty: Difficulty, rng: random.Random, cancelled: CancelCheck | None
-    ) -> Cell:
-        return next(c for c in [*script, *range(board.size)] if board[c] is None)
-
-    return choose
-
-
 def make_app(*script: Cell) -> TicTacToeApp:
-    return TicTacToeApp(ai_delay=0, seed=3, move_chooser=scripted(*script))
-
-
-async def settle(pilot: Pilot[None]) -> None:
-    """Let the computer's move land and the screen catch up."""
-    while True:
-        try:
-            await pilot.app.workers.wait_for_complete()
-        except WorkerCancelled:
-            continue
-        break
-    await pilot.pause()
-
-
-def playing(*keys: str) -> Callable[[Pilot[None]], Awaitable[None]]:
-    """A `run_before` that lays out, then presses keys, letting the computer reply to each."""
-
-    async def run_before(pilot: Pilot[None]) -> None:
-        await pilot.pause()
-        await settle(pilot)
-        for key in keys:
-            await pilot.press(key)
-            await settle(pilot)
-
-    return run_before
+    return TicTacToeApp(ai_delay=0, seed=3, move_chooser=ScriptedAI(*script))
 
 
 def test_opening_screen(snap_compare: SnapCompare) -> None:

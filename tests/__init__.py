@@ -1,0 +1,1 @@
+"""The test suite: a package, so test files can share `tests.support`."""

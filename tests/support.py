@@ -1,0 +1,254 @@
+"""Helpers shared by the Pilot and snapshot tests: scripted computers, one way to build
+the app, Pilot steps that wait for the computer, and readers of what is on screen.
+
+What only one test file needs stays in that file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.worker import WorkerCancelled, WorkerState
+
+from ttt_tui.app import TicTacToeApp
+from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty, Player, SearchCancelled
+from ttt_tui.screens.game import GameScreen, MoveChooser
+from ttt_tui.storage import Settings
+from ttt_tui.widgets.cell import Cell as CellWidget
+from ttt_tui.widgets.choice import Choice
+
+SIZE = (100, 30)
+"""Terminal size for every test unless it is about size."""
+
+RunBefore = Callable[[Pilot[None]], Awaitable[None]]
+"""What `snap_compare` runs before it takes the shot."""
+
+# The computer ----------------------------------------------------------------
+
+
+class ScriptedAI:
+    """Plays the first free square of its script and records who asked at what level.
+
+    Subclasses make it wait before it moves by overriding `hold`.
+    """
+
+    def __init__(self, *script: Cell) -> None:
+        self.script = list(script)
+        """Squares in order of preference; any free square after them."""
+        self.calls: list[tuple[Player, Difficulty]] = []
+        """The side to move and the difficulty of each call, in order."""
+        self._lock = threading.Condition()
+
+    @property
+    def difficulties(self) -> list[Difficulty]:
+        """The difficulty of each call, in order."""
+        return [difficulty for _, difficulty in self.calls]
+
+    def pick(self, board: Board) -> Cell:
+        """The first free square of the script, else the first free square."""
+        return next(c for c in [*self.script, *range(board.size)] if board[c] is None)
+
+    def wait_calls(self, count: int) -> bool:
+        """Block (in a thread) until at least ``count`` calls have begun."""
+        with self._lock:
+            return self._lock.wait_for(lambda: len(self.calls) >= count, timeout=10)
+
+    def hold(self, cancelled: CancelCheck | None) -> None:
+        """Called in the worker thread once a call is recorded, before the move; no wait here."""
+
+    def __call__(
+        self,
+        board: Board,
+        difficulty: Difficulty,
+        rng: random.Random,
+        cancelled: CancelCheck | None = None,
+    ) -> Cell:
+        with self._lock:
+            self.calls.append((board.to_move, difficulty))
+            self._lock.notify_all()
+        self.hold(cancelled)
+        return self.pick(board)
+
+
+class GatedAI(ScriptedAI):
+    """A scripted chooser whose every move waits for a permit from the test.
+
+    ``stubborn`` choosers ignore cancellation and return their move anyway
+    once let go, the worst case for a result that arrives too late.
+    """
+
+    def __init__(self, *script: Cell, stubborn: bool = False) -> None:
+        super().__init__(*script)
+        self.permits = threading.Semaphore(0)
+        """One permit a move."""
+        self.stubborn = stubborn
+        """Whether to ignore cancellation."""
+
+    def allow(self, moves: int = 100) -> None:
+        """Let this many more moves through."""
+        self.permits.release(moves)
+
+    def hold(self, cancelled: CancelCheck | None) -> None:
+        """Wait for a permit, giving up if cancelled (unless stubborn)."""
+        for _ in range(2000):  # at most 10 s, so a failing test cannot hang the run
+            if self.permits.acquire(timeout=0.005):
+                return
+            if not self.stubborn and cancelled is not None and cancelled():
+                raise SearchCancelled
+        raise AssertionError("the test never let the computer move")
+
+
+async def calls_begun(ai: ScriptedAI, count: int) -> None:
+    """Wait, without blocking the app's loop, until the chooser has been called ``count`` times."""
+    assert await asyncio.to_thread(ai.wait_calls, count), f"fewer than {count} calls"
+
+
+# The app ---------------------------------------------------------------------
+
+
+def make_app(
+    chooser: MoveChooser | None = None,
+    settings: Settings | None = None,
+    **options: Any,
+) -> TicTacToeApp:
+    """The real app with no thinking delay, seed 7 and a store that saves nothing.
+
+    The real engine plays unless ``chooser`` is given; ``options`` go to
+    `TicTacToeApp` as they are (``difficulty``, ``mark`` ...).
+    """
+    if chooser is not None:
+        options["move_chooser"] = chooser
+    return TicTacToeApp(settings=settings, ai_delay=0, seed=7, **options)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One notification as the app asked for it."""
+
+    title: str
+    message: str
+    severity: str
+
+
+class Notes:
+    """Records every notification the app raises, and still shows it."""
+
+    def __init__(self, app: TicTacToeApp) -> None:
+        self.notices: list[Notice] = []
+        """Every notification so far, oldest first."""
+        original = app.notify
+
+        def notify(message: str, **options: Any) -> None:
+            title = options.get("title", "")
+            self.notices.append(Notice(title, message, options.get("severity", "information")))
+            original(message, **options)
+
+        app.notify = notify  # type: ignore[method-assign]
+
+    @property
+    def messages(self) -> list[str]:
+        """The text of every notification so far."""
+        return [notice.message for notice in self.notices]
+
+    def since(self, count: int) -> list[str]:
+        """Messages after the first ``count``."""
+        return self.messages[count:]
+
+
+# Driving it with Pilot -------------------------------------------------------
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Let every worker finish and every message it posted land, including chains of them.
+
+    The turn a move starts cancels the worker that sent it, often before that
+    worker has finished, so a cancelled worker is expected here, not an error.
+    """
+    app = pilot.app
+    for _ in range(30):
+        with contextlib.suppress(WorkerCancelled):
+            await app.workers.wait_for_complete()
+        await pilot.pause()
+        if not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
+            return
+    raise AssertionError("workers kept starting")
+
+
+async def start(pilot: Pilot[None]) -> GameScreen:
+    """First layout (before it every region is 0x0), then the game screen."""
+    await pilot.pause()
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, GameScreen)
+    return screen
+
+
+async def play(pilot: Pilot[None], *keys: str) -> None:
+    """Press keys one at a time, letting the computer (and the coach) finish after each."""
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+def playing(*keys: str) -> RunBefore:
+    """A ``run_before`` that lays out, then presses keys, letting everything finish after each."""
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        await settle(pilot)
+        await play(pilot, *keys)
+
+    return run_before
+
+
+def playing_quietly(*keys: str) -> RunBefore:
+    """`playing`, then the notifications taken down: they time out on the clock."""
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await playing(*keys)(pilot)
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    return run_before
+
+
+async def click_option(pilot: Pilot[None], selector: str, label: str) -> None:
+    """Click the middle of an option of a segmented control, found by its label."""
+    choice = pilot.app.screen.query_one(selector, Choice)
+    labels = [shown for _, shown in choice.options]
+    index = labels.index(label)
+    x = (2 * index + 1) * choice.size.width // (2 * len(labels))
+    assert await pilot.click(selector, offset=(x, 0))
+
+
+# Reading the screen ----------------------------------------------------------
+
+
+def marks(screen: GameScreen) -> str:
+    """The board in the model, as nine characters: ``X.O......``."""
+    return str(screen.game.board)
+
+
+def cells(pilot: Pilot[None]) -> list[CellWidget]:
+    """The cell widgets in index order."""
+    return sorted(pilot.app.screen.query(CellWidget), key=lambda cell: cell.index)
+
+
+def shown_marks(pilot: Pilot[None]) -> str:
+    """The board as the cell widgets draw it, in the same nine-character form."""
+    return "".join("." if cell.mark is None else cell.mark.value for cell in cells(pilot))
+
+
+def selected(pilot: Pilot[None], selector: str) -> str:
+    """The label drawn as selected in a segmented control."""
+    choice = pilot.app.screen.query_one(selector, Choice)
+    text = choice.render()
+    style = choice.get_component_rich_style("choice--selected")
+    return next(text.plain[s.start : s.end].strip() for s in text.spans if s.style == style)
