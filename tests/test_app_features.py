@@ -797,3 +797,17 @@ async def test_the_whole_paused_message_fits_in_the_status_line() -> None:
         width, height = line.content_size
         assert len(line.message) > width  # it needs a second line here
         assert height >= 2
+
+
+async def test_pause_is_offered_in_the_footer_only_in_ai_vs_ai() -> None:
+    """The footer shows live bindings: p appears when there is a game to pause."""
+    app = make_app(ScriptedAI())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert "p" not in screen.active_bindings
+        screen.set_mode(Mode.AI_VS_AI)
+        await settle(pilot)
+        assert "p" in screen.active_bindings
+        screen.set_mode(Mode.TWO_PLAYERS)
+        await settle(pilot)
+        assert "p" not in screen.active_bindings

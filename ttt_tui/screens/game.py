@@ -93,7 +93,7 @@ class GameScreen(Screen[None]):
         Binding("r", "redo", "Redo"),
         Binding("c", "toggle_coach", "Coach"),
         Binding("i", "hint", "Hint"),
-        Binding("p", "pause", "Pause", show=False),
+        Binding("p", "pause", "Pause"),
         Binding("s", "stats", "Stats"),
     ]
 
@@ -471,6 +471,7 @@ class GameScreen(Screen[None]):
             self.update_settings(mark=human, mode=mode)
         self.game = Game(mode=mode, human=human)
         self.paused = False
+        self.refresh_bindings()
         self._changed()
 
     def action_new_game(self) -> None:
@@ -529,9 +530,6 @@ class GameScreen(Screen[None]):
 
     def action_pause(self) -> None:
         """Pause or resume AI vs AI."""
-        if self.game.mode is not Mode.AI_VS_AI:
-            self.warn("Pause is for AI vs AI.")
-            return
         self.paused = not self.paused
         self._changed(moved=False)
 
@@ -578,8 +576,13 @@ class GameScreen(Screen[None]):
     # Size.
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """While the terminal is too small the board is hidden: ignore game keys."""
-        return not self.has_class("-too-small")
+        """Which keys work now: none of the game's while the terminal is too small
+        (the board is hidden), and pause only in AI vs AI (it shows in the footer then)."""
+        if self.has_class("-too-small"):
+            return False
+        if action == "pause":
+            return self.game.mode is Mode.AI_VS_AI
+        return True
 
     def on_resize(self, event: Resize) -> None:
         self._check_size(event.size.width, event.size.height)
