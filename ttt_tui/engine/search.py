@@ -106,12 +106,13 @@ def _negate(score: int) -> int:
     return 0
 
 
-def _verdict(score: int, board_after_empties: int, k_const: int) -> Verdict:
+def _verdict(score: int, empties: int, k_const: int) -> Verdict:
+    """A score as an outcome and plies; a draw lasts until the ``empties`` are filled."""
     if score > 0:
         return Verdict(Outcome.WIN, k_const - score)
     if score < 0:
         return Verdict(Outcome.LOSS, k_const + score)
-    return Verdict(Outcome.DRAW, board_after_empties)
+    return Verdict(Outcome.DRAW, empties)
 
 
 def _solver(geo: Geometry, cancelled: CancelCheck | None) -> Callable[[Mask, Mask], int]:
@@ -145,6 +146,7 @@ def _solver(geo: Geometry, cancelled: CancelCheck | None) -> Callable[[Mask, Mas
             best = -win_score
             for mine in moves:
                 child = solve(opp, mine)
+                # `_negate`, inlined: this is the search's innermost loop.
                 value = -child + 1 if child > 0 else -child - 1 if child < 0 else 0
                 if value > best:
                     best = value
@@ -223,11 +225,11 @@ def analyze(board: Board, cancelled: CancelCheck | None = None) -> Analysis:
     """
     scores = _move_scores(board, None, cancelled)
     k_const = board.size + 1
-    empties_after = board.empty_mask.bit_count()
-    moves = {cell: _verdict(s, empties_after, k_const) for cell, s in scores.items()}
+    empties = board.empty_mask.bit_count()
+    moves = {cell: _verdict(s, empties, k_const) for cell, s in scores.items()}
     top = max(scores.values())
     best = tuple(cell for cell, s in scores.items() if s == top)
-    return Analysis(board, _verdict(top, empties_after, k_const), moves, best)
+    return Analysis(board, _verdict(top, empties, k_const), moves, best)
 
 
 def choose_move(

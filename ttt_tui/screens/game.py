@@ -349,11 +349,14 @@ class GameScreen(Screen[None]):
         self.query_one("#score", Static).update(
             " · ".join(f"{OUTCOME_LABELS[o]} {score[o]}" for o in outcomes_for(game.mode))
         )
-        self.query_one("#hints-used", Static).update(f"Hints this game: {game.hints_used}")
+        self._sync_hints_used()
         history = self.query_one(History)
         history.moves = tuple(game.moves)
         history.undone = tuple(cell for group in reversed(game.redo_stack) for cell in group)
         self._sync_status()
+
+    def _sync_hints_used(self) -> None:
+        self.query_one("#hints-used", Static).update(f"Hints this game: {self.game.hints_used}")
 
     def _sync_board(self) -> None:
         board_view = self.query_one(BoardView)
@@ -521,7 +524,7 @@ class GameScreen(Screen[None]):
         if not self.hint_requested:
             game.hints_used += 1
             self.hint_requested = True
-            self.query_one("#hints-used", Static).update(f"Hints this game: {game.hints_used}")
+            self._sync_hints_used()
         if self.analysis is None:
             if not self.analysing:
                 self._start_analysing()
