@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
@@ -33,6 +34,9 @@ class TicTacToeApp(App[None]):
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
     ]
+    ALLOW_SELECT = False
+    """No text selection: a game has nothing to copy, and Textual 8.2's selection
+    start crashes on a mouse-down over a widget being removed (a toast leaving)."""
 
     def __init__(
         self,
@@ -64,6 +68,9 @@ class TicTacToeApp(App[None]):
         """Where the report of an unexpected error went, if one happened."""
         self.crash_message = ""
         """What to tell the person after an unexpected error, until it is told."""
+        self.quitting = False
+        """Set by quit: input that arrives after it is ignored, so a key typed
+        right after ``q`` cannot open a screen while the app shuts down."""
         self._game_screen = GameScreen(
             settings, self.store, ai_delay, random.Random(self.seed), move_chooser
         )
@@ -101,8 +108,17 @@ class TicTacToeApp(App[None]):
 
     async def action_quit(self) -> None:
         """Record an unfinished game as abandoned, then leave."""
+        if self.quitting:
+            return
+        self.quitting = True
         self._game_screen.close_game()
         self.exit()
+
+    async def on_event(self, event: events.Event) -> None:
+        """Drop keys and mouse events once quitting: nothing they do would be seen."""
+        if self.quitting and isinstance(event, events.InputEvent):
+            return
+        await super().on_event(event)
 
     def action_command_palette(self) -> None:
         """Show the command palette, unless the terminal is below the minimum size.

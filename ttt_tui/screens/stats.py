@@ -69,7 +69,7 @@ class StatsScreen(ModalScreen[None]):
         with Vertical() as box:
             box.border_title = "All-time stats"
             yield DataTable(id="stats-table", cursor_type="row", zebra_stripes=True)
-            yield Static(id="where")
+            yield Static(id="where", markup=False)
             with Horizontal():
                 yield Button("Reset stats… (R)", id="reset", variant="error", compact=True)
                 yield Button("Close (esc)", id="close", variant="primary", compact=True)
