@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from ttt_tui import __version__
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -176,6 +178,24 @@ def test_help() -> None:
     sub = ttt("analyze", "--help")
     assert sub.returncode == 0
     assert "--json" in sub.stdout
+
+
+def test_help_names_the_data_directory_and_the_keys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--help says where data is kept, how to move it, and where the keys are listed."""
+    monkeypatch.setenv("TTT_TUI_DATA_DIR", str(tmp_path / "here"))
+    top = ttt("--help")
+    assert f"\n  {tmp_path / 'here'}\n" in top.stdout  # whole on its own line, to copy
+    text = " ".join(top.stdout.split())
+    assert "Set TTT_TUI_DATA_DIR to use another directory" in text and "--no-save" in text
+    assert "press ? for every key" in text
+
+
+def test_analyze_help_says_how_cells_are_numbered() -> None:
+    """Text mode numbers squares 1-9, JSON 0-8: the help says so plainly."""
+    text = " ".join(ttt("analyze", "--help").stdout.split())
+    assert "numbered 1-9 in text" in text and "0-8 in --json" in text
 
 
 def test_bad_difficulty_is_a_usage_error() -> None:

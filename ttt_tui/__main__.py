@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from ttt_tui import __version__
 from ttt_tui.engine import Difficulty, Player
+from ttt_tui.storage import DATA_DIR_ENV, default_data_dir
 
 DEFAULT_AI_DELAY = 0.45
 """Seconds the computer appears to think, at the least, unless told otherwise."""
@@ -45,6 +46,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ttt-tui",
         description="Tic-tac-toe in the terminal against a minimax opponent.",
+        epilog=(
+            "In the game, press ? for every key, or ctrl+p for the command palette.\n\n"
+            "Settings, stats and game records are kept in\n"
+            f"  {default_data_dir()}\n"
+            f"Set {DATA_DIR_ENV} to use another directory, or --no-save to keep nothing."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument(
@@ -85,6 +93,10 @@ def build_parser() -> argparse.ArgumentParser:
             "Print each position's board and the exact value of every empty cell"
             " for the side to move. A position is 9 cells in reading order:"
             " X, O, and '.', '-' or '_' for empty, with optional '/' between rows."
+        ),
+        epilog=(
+            "Cells are numbered 1-9 in text (as the game's keys are) and 0-8 in"
+            ' --json ("cell" and "best" are 0-based, in reading order).'
         ),
     )
     analyze.add_argument(
