@@ -14,13 +14,23 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Static
 
-from tests.support import SIZE, Notes, ScriptedAI, click_option, settle, start
+from tests.support import (
+    SIZE,
+    GatedAI,
+    Notes,
+    ScriptedAI,
+    calls_begun,
+    click_option,
+    settle,
+    start,
+)
 from tests.support import play as play_keys
 from ttt_tui.__main__ import build_parser, play
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.game import Mode
 from ttt_tui.screens.confirm import ConfirmScreen
+from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.stats import StatsScreen
 from ttt_tui.storage import (
     GAMES_FILE,
@@ -167,6 +177,7 @@ async def test_a_finished_game_is_recorded_with_every_field_and_counted(tmp_path
         "result",
         "undo_used",
         "hints_used",
+        "levels",
     }
     started = datetime.fromisoformat(record["started"])
     ended = datetime.fromisoformat(record["ended"])
@@ -181,6 +192,7 @@ async def test_a_finished_game_is_recorded_with_every_field_and_counted(tmp_path
     assert record["result"] == "x_won"
     assert record["undo_used"] is True
     assert record["hints_used"] == 1
+    assert record["levels"] == [None, "medium", None, "medium", None]
     assert stats_counts(directory) == {"human_vs_ai/medium": {"win": 1, "draw": 0, "loss": 0}}
 
 
@@ -384,3 +396,137 @@ def test_no_save_on_the_command_line_turns_saving_off(
     assert stores[0].directory is None
     assert stores[1].directory == tmp_path / "data"
     assert not (tmp_path / "data" / SETTINGS_FILE).exists()
+
+
+# A computer whose level changed during the game ------------------------------
+
+
+def mixed_note(stats: StatsScreen) -> Static:
+    """The line under the table that says what Mixed means."""
+    return stats.query_one("#mixed-note", Static)
+
+
+async def test_a_win_against_easy_then_hard_counts_as_mixed_not_as_beating_hard(
+    tmp_path: Path,
+) -> None:
+    directory = tmp_path / "data"
+    store = Store(directory)
+    store.save_settings(Settings(difficulty=Difficulty.EASY))
+    ai = ScriptedAI(8, 7)
+    app = make_app(store, ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play_keys(pilot, "1")  # Easy answers
+        await play_keys(pilot, "d", "d")  # Easy -> Medium -> Hard
+        assert screen.difficulty is Difficulty.HARD
+        await play_keys(pilot, "2", "3")  # Hard answers, then X wins
+        assert screen.game.status.winner is Player.X
+        assert ai.difficulties == [Difficulty.EASY, Difficulty.HARD]
+
+        await pilot.press("s")
+        stats = app.screen
+        assert isinstance(stats, StatsScreen)
+        rows = table_rows(stats)
+        assert rows["human_vs_ai/mixed"] == "You vs AI | Mixed | 1 | 1 | 0 | 0 | - | -"
+        assert rows["human_vs_ai/hard"] == "You vs AI | Hard | 0 | 0 | 0 | 0 | - | -"
+        assert rows["human_vs_ai/easy"] == "You vs AI | Easy | 0 | 0 | 0 | 0 | - | -"
+        assert mixed_note(stats).display
+        assert str(mixed_note(stats).render()) == (
+            "Mixed: the computer's level changed during the game."
+        )
+
+    [record] = game_lines(directory)
+    assert (record["x_difficulty"], record["o_difficulty"]) == (None, "mixed")
+    assert record["levels"] == [None, "easy", None, "hard", None]
+    assert record["result"] == "x_won"
+    assert stats_counts(directory) == {"human_vs_ai/mixed": {"win": 1, "draw": 0, "loss": 0}}
+
+
+async def test_undo_drops_the_levels_of_undone_moves_and_redo_brings_them_back(
+    tmp_path: Path,
+) -> None:
+    directory = tmp_path / "data"
+    store = Store(directory)
+    store.save_settings(Settings(difficulty=Difficulty.EASY))
+    ai = ScriptedAI(8, 7)
+    app = make_app(store, ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        # Easy's reply is undone, Hard plays every move that stays: a game against Hard.
+        await play_keys(pilot, "1", "u", "d", "d", "1", "2", "3")
+        assert screen.game.status.winner is Player.X
+        assert screen.game.levels == [None, Difficulty.HARD, None, Difficulty.HARD, None]
+        # Easy's reply undone and redone after the switch to Hard: it is Easy's again.
+        await play_keys(pilot, "n", "d", "1", "u", "d", "d", "r", "2", "3")
+        assert screen.difficulty is Difficulty.HARD
+        assert screen.game.status.winner is Player.X
+        assert screen.game.levels == [None, Difficulty.EASY, None, Difficulty.HARD, None]
+        # The stats screen says what Mixed means only when there is a Mixed row.
+        await pilot.press("s")
+        stats = app.screen
+        assert isinstance(stats, StatsScreen)
+        assert table_rows(stats)["human_vs_ai/hard"] == "You vs AI | Hard | 1 | 1 | 0 | 0 | - | -"
+        assert mixed_note(stats).display
+
+    first, second = game_lines(directory)
+    assert first["o_difficulty"] == "hard"
+    assert second["o_difficulty"] == "mixed"
+    assert stats_counts(directory) == {
+        "human_vs_ai/hard": {"win": 1, "draw": 0, "loss": 0},
+        "human_vs_ai/mixed": {"win": 1, "draw": 0, "loss": 0},
+    }
+
+
+async def test_an_ai_vs_ai_engine_switched_mid_game_counts_as_mixed(tmp_path: Path) -> None:
+    directory = tmp_path / "data"
+    store = Store(directory)
+    store.save_settings(
+        Settings(
+            mode=Mode.AI_VS_AI,
+            ai_x_difficulty=Difficulty.EASY,
+            ai_o_difficulty=Difficulty.EASY,
+        )
+    )
+    ai = GatedAI()  # plays the first free square: X takes 0, 2, 4, 6 and wins
+    app = make_app(store, ai)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        ai.allow(2)
+        await calls_begun(ai, 3)  # X and O have moved at Easy; X is thinking again
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert screen.game.moves == [0, 1]
+        await click_option(pilot, "#ai-o-difficulty", "Hard")
+        ai.allow()
+        await settle(pilot)
+        assert screen.game.status.winner is Player.X
+
+        await pilot.press("s")
+        stats = app.screen
+        assert isinstance(stats, StatsScreen)
+        assert table_rows(stats) == {
+            "human_vs_ai/easy": "You vs AI | Easy | 0 | 0 | 0 | 0 | - | -",
+            "human_vs_ai/medium": "You vs AI | Medium | 0 | 0 | 0 | 0 | - | -",
+            "human_vs_ai/hard": "You vs AI | Hard | 0 | 0 | 0 | 0 | - | -",
+            "two_players": "Two players | - | 0 | - | 0 | - | 0 | 0",
+            "ai_vs_ai/mixed": "AI vs AI | Mixed | 1 | - | 0 | - | 1 | 0",
+        }
+        assert mixed_note(stats).display
+
+    [record] = game_lines(directory)
+    assert (record["x_difficulty"], record["o_difficulty"]) == ("easy", "mixed")
+    assert record["levels"] == ["easy", "easy", "easy", "hard", "easy", "hard", "easy"]
+    assert stats_counts(directory) == {"ai_vs_ai/mixed": {"x_won": 1, "o_won": 0, "draw": 0}}
+
+
+async def test_no_mixed_note_without_a_mixed_row(tmp_path: Path) -> None:
+    app = make_app(Store(tmp_path / "data"))
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play_keys(pilot, "1", "2", "3")
+        await pilot.press("s")
+        stats = app.screen
+        assert isinstance(stats, StatsScreen)
+        assert "human_vs_ai/mixed" not in table_rows(stats)
+        assert not mixed_note(stats).display

@@ -287,6 +287,8 @@ class Monitor:
         self.redos = 0
         self.thoughts: dict[int, Board] = {}
         """By token: the board a computer move was asked for."""
+        self.thought_levels: dict[int, Difficulty] = {}
+        """By token: the level a computer move was asked for at."""
         self.problems: list[str] = []
         self.human_moves = 0
         self.ai_moves = 0
@@ -301,9 +303,9 @@ class Monitor:
             init(game, *args, **kwargs)
             monitor.games.append(game)
 
-        def watched_play(game: Game, cell: Cell) -> Board:
-            monitor.before_play(game, cell, sys._getframe(1))
-            board = play(game, cell)
+        def watched_play(game: Game, cell: Cell, level: Difficulty | None = None) -> Board:
+            monitor.before_play(game, cell, level, sys._getframe(1))
+            board = play(game, cell, level)
             if board.is_game_over() and id(game) not in monitor.ended:
                 monitor.ended[id(game)] = Ended(
                     tuple(game.moves), board.status, game.mode, game.human
@@ -342,12 +344,14 @@ class Monitor:
 
         def watched_think(board: Board, difficulty: Difficulty, rng: Any, token: int) -> Any:
             self.thoughts[token] = board
+            self.thought_levels[token] = difficulty
             return think(board, difficulty, rng, token)
 
         screen._think = watched_think  # type: ignore[method-assign]
 
-    def before_play(self, game: Game, cell: Cell, caller: Any) -> None:
-        """Check a move as the app makes it: who asked, and whether it was still wanted."""
+    def before_play(self, game: Game, cell: Cell, level: Difficulty | None, caller: Any) -> None:
+        """Check a move as the app makes it: who asked, whether it was still wanted, and
+        that a computer move is played at the level it was computed at."""
         where = caller.f_code.co_name
         board = game.board
         if board.is_game_over():
@@ -361,6 +365,11 @@ class Monitor:
                     f"applied a computer move for token {message.token} at token {screen.token}"
                 )
             thought = self.thoughts.get(message.token)
+            computed_at = self.thought_levels.get(message.token)
+            if level is not computed_at:
+                self.problems.append(
+                    f"applied a computer move computed at {computed_at} as played at {level}"
+                )
             if thought != board:
                 self.problems.append(
                     f"applied a computer move ({cell}) computed for {thought} to {board}"
@@ -1127,7 +1136,7 @@ async def test_the_checks_catch_a_computer_move_nobody_asked_for(
         screen.paused = True
         screen._changed()
         screen.paused = False
-        screen.post_message(AIMoved(screen.token, 8))
+        screen.post_message(AIMoved(screen.token, 8, Difficulty.MEDIUM))
         await fuzzer.pilot.pause()
         assert screen.game.moves == [8]
         assert any("computed for None" in p for p in fuzzer.problems())

@@ -22,14 +22,17 @@ import pytest
 
 from ttt_tui import storage
 from ttt_tui.engine import Difficulty, Player, Status
-from ttt_tui.game import Mode
+from ttt_tui.game import Game, Mode
 from ttt_tui.storage import (
+    MIXED,
     GameRecord,
+    Mixed,
     Result,
     Settings,
     Stats,
     Store,
     default_data_dir,
+    side_level,
     stats_entry,
     stats_key,
     stats_outcome,
@@ -335,6 +338,172 @@ def test_stats_rows_are_ordered_for_the_screen() -> None:
 def test_game_record_rejects_inconsistent_games(build: Callable[[], GameRecord]) -> None:
     with pytest.raises(ValueError):
         build()
+
+
+# Levels and mixed games ----------------------------------------------------------
+
+GAME_LINE_WITHOUT_LEVELS = (
+    '{"version":1,"started":"2026-11-22T06:15:00+00:00","ended":"2026-11-22T06:15:30+00:00",'
+    '"mode":"human_vs_ai","x_difficulty":null,"o_difficulty":"easy","human_mark":"X",'
+    '"moves":[4,0,8,2,6],"result":"x_won","undo_used":false,"hints_used":0}'
+)
+"""A line as ttt-tui wrote it before levels were recorded."""
+
+
+def played(game: Game, *moves: tuple[int, Difficulty | None]) -> Game:
+    """``game`` after these moves, each with the level it was computed at (None: a person's)."""
+    for cell, level in moves:
+        game.play(cell, level)
+    return game
+
+
+def test_side_level() -> None:
+    assert side_level([HARD, HARD], EASY) is HARD
+    assert side_level([EASY, HARD, EASY], HARD) is MIXED
+    assert side_level([], MEDIUM) is MEDIUM  # never moved: the level in force
+
+
+def test_record_of_a_game_played_at_one_level() -> None:
+    game = played(Game(), (0, None), (4, HARD), (1, None), (2, HARD), (6, None))
+    record = GameRecord.from_game(game, Result.ABANDONED, T0, lambda player: EASY)
+    assert record == GameRecord(
+        game.started, T0, Mode.HUMAN_VS_AI, None, HARD, Player.X, (0, 4, 1, 2, 6),
+        Result.ABANDONED, levels=(None, HARD, None, HARD, None),
+    )  # fmt: skip
+
+
+def test_record_of_a_game_whose_level_changed_is_mixed_and_counts_as_mixed() -> None:
+    # Two moves against Easy, then Hard, and X wins: nobody beat Hard.
+    game = played(Game(), (0, None), (8, EASY), (1, None), (7, HARD), (2, None))
+    record = GameRecord.from_game(game, Result.X_WON, T0, lambda player: HARD)
+    assert record.o_difficulty is MIXED
+    assert record.levels == (None, EASY, None, HARD, None)
+    line = json.loads(record.to_json())
+    assert line["o_difficulty"] == "mixed"
+    assert line["x_difficulty"] is None
+    assert line["levels"] == [None, "easy", None, "hard", None]
+    assert GameRecord.from_json(record.to_json()) == record
+    assert stats_entry(record) == ("human_vs_ai/mixed", "win")
+
+
+def test_record_of_ai_vs_ai_with_one_engine_switched() -> None:
+    game = played(
+        Game(mode=Mode.AI_VS_AI), (0, MEDIUM), (3, EASY), (1, MEDIUM), (4, HARD), (2, MEDIUM)
+    )
+    record = GameRecord.from_game(game, Result.X_WON, T0, lambda player: EASY)
+    assert (record.x_difficulty, record.o_difficulty) == (MEDIUM, MIXED)
+    assert stats_entry(record) == ("ai_vs_ai/mixed", "x_won")
+
+
+def test_a_side_that_never_moved_is_recorded_at_the_level_in_force() -> None:
+    game = played(Game(), (4, None))
+    in_force = {Player.X: EASY, Player.O: MEDIUM}
+    record = GameRecord.from_game(game, Result.ABANDONED, T0, in_force.__getitem__)
+    assert (record.x_difficulty, record.o_difficulty, record.levels) == (None, MEDIUM, (None,))
+
+
+def test_an_old_line_without_levels_still_loads_and_counts_at_its_difficulty() -> None:
+    record = GameRecord.from_json(GAME_LINE_WITHOUT_LEVELS)
+    assert record.levels is None
+    assert record.o_difficulty is EASY
+    assert "levels" not in json.loads(record.to_json())
+    assert GameRecord.from_json(record.to_json()) == record
+    assert stats_entry(record) == ("human_vs_ai/easy", "win")
+
+
+def with_levels(o_difficulty: Difficulty | Mixed, *levels: Difficulty | None) -> GameRecord:
+    """A You-vs-AI record (the computer on O) with these levels."""
+    return GameRecord(T0, T0, Mode.HUMAN_VS_AI, None, o_difficulty, Player.X, (4, 0, 8, 2, 6),
+                      Result.X_WON, levels=levels)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("build", "error"),
+    [
+        (lambda: with_levels(HARD, None, HARD), r"levels: expected one per move \(5\), got 2"),
+        (lambda: with_levels(HARD, HARD, HARD, None, HARD, None),
+         "levels: a person played X, expected null"),
+        (lambda: with_levels(HARD, None, HARD, None, None, None),
+         "levels: the computer played O, expected a level"),
+        (lambda: with_levels(HARD, None, EASY, None, HARD, None),
+         "o_difficulty: expected 'mixed' for moves played at easy, hard, got 'hard'"),
+        (lambda: with_levels(MIXED, None, HARD, None, HARD, None),
+         "o_difficulty: expected 'hard' for moves played at hard, got 'mixed'"),
+        (lambda: with_levels(EASY, None, HARD, None, HARD, None),
+         "o_difficulty: expected 'hard' for moves played at hard, got 'easy'"),
+    ],
+)  # fmt: skip
+def test_records_whose_levels_disagree_are_rejected(
+    build: Callable[[], GameRecord], error: str
+) -> None:
+    with pytest.raises(ValueError, match=error):
+        build()
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ('"levels":"hard"', "levels: expected a list of levels, got 'hard'"),
+        ('"levels":[null,"insane",null,"hard",null]',
+         "levels: expected one of easy, medium, hard or null, got 'insane'"),
+        ('"levels":[null,"easy",null,"easy",null]',
+         "o_difficulty: expected 'easy' for moves played at easy, got 'hard'"),
+        ('"o_difficulty":"wild"',
+         "o_difficulty: expected one of easy, medium, hard, mixed or null, got 'wild'"),
+    ],
+)  # fmt: skip
+def test_bad_levels_in_a_line_are_named(change: str, error: str) -> None:
+    line = with_levels(HARD, None, HARD, None, HARD, None).to_json()
+    changed = {**json.loads(line), **json.loads("{" + change + "}")}
+    with pytest.raises(ValueError, match=re.escape(error)):
+        GameRecord.from_json(json.dumps(changed))
+
+
+def test_mixed_stats_keys_rows_and_file() -> None:
+    assert stats_key(Mode.HUMAN_VS_AI, difficulty=MIXED) == "human_vs_ai/mixed"
+    assert stats_key(Mode.AI_VS_AI, x_difficulty=HARD, o_difficulty=MIXED) == "ai_vs_ai/mixed"
+    assert stats_key(Mode.AI_VS_AI, x_difficulty=MIXED, o_difficulty=EASY) == "ai_vs_ai/mixed"
+    stats = (
+        Stats()
+        .record("ai_vs_ai/mixed", "draw")
+        .record("human_vs_ai/mixed", "win")
+        .record("human_vs_ai/hard", "loss")
+        .record("ai_vs_ai/easy-hard", "x_won")
+    )
+    rows = stats.rows(include_empty=True)
+    assert [(row.key, row.mixed) for row in rows] == [
+        ("human_vs_ai/easy", False),
+        ("human_vs_ai/medium", False),
+        ("human_vs_ai/hard", False),
+        ("human_vs_ai/mixed", True),
+        ("two_players", False),
+        ("ai_vs_ai/easy-hard", False),
+        ("ai_vs_ai/mixed", True),
+    ]
+    assert rows[3].difficulties == ()
+    assert rows[3].counts == (("win", 1), ("draw", 0), ("loss", 0))
+    assert rows[6].counts == (("x_won", 0), ("o_won", 0), ("draw", 1))
+    assert Stats.from_json(stats.to_json()) == stats
+    with pytest.raises(ValueError, match="unknown stats key 'two_players/mixed'"):
+        Stats().record("two_players/mixed", "draw")
+
+
+def test_a_stats_file_from_before_mixed_rows_still_loads(data: Path) -> None:
+    data.mkdir()
+    old = {
+        "version": 1,
+        "counts": {
+            "human_vs_ai/hard": {"win": 2, "draw": 1, "loss": 0},
+            "two_players": {"x_won": 1, "o_won": 0, "draw": 0},
+            "ai_vs_ai/easy-hard": {"x_won": 0, "o_won": 3, "draw": 0},
+        },
+    }
+    (data / "stats.json").write_text(json.dumps(old))
+
+    store = Store(data)
+    assert store.load_stats().to_json() == old
+    assert [row.mixed for row in store.load_stats().rows()] == [False, False, False]
+    assert store.take_notices() == []
 
 
 # Damaged files ---------------------------------------------------------------------
@@ -792,6 +961,61 @@ def test_old_temp_files_are_removed_even_if_the_pid_is_alive(data: Path) -> None
 
     Store(data)
     assert not old.exists()
+
+
+# Durability: what is synced, and in what order ------------------------------------------
+
+
+@pytest.mark.skipif(os.name != "posix", reason="directories are fsynced on POSIX only")
+def test_each_file_is_synced_before_its_rename_and_its_directory_after(
+    data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rename survives a power cut only once its directory is synced. No test can cut
+    the power, so this checks the calls: every file renamed into place (a save, a file
+    moved aside) had its data fsynced before the rename, and its directory is fsynced
+    after it, before anything else is renamed."""
+    data.mkdir()
+    (data / "stats.json").write_bytes(b"{broken")
+    opened: dict[int, Path] = {}
+    calls: list[tuple[str, Path, Path | None]] = []
+    real_open, real_fsync, real_replace = os.open, os.fsync, os.replace
+
+    def watched_open(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        fd = real_open(path, flags, *args, **kwargs)
+        opened[fd] = Path(path)
+        return fd
+
+    def watched_fsync(fd: int) -> None:
+        real_fsync(fd)
+        calls.append(("fsync", opened[fd], None))
+
+    def watched_replace(src: Any, dst: Any, *args: Any, **kwargs: Any) -> None:
+        real_replace(src, dst, *args, **kwargs)
+        calls.append(("replace", Path(src), Path(dst)))
+
+    monkeypatch.setattr(os, "open", watched_open)
+    monkeypatch.setattr(os, "fsync", watched_fsync)
+    monkeypatch.setattr(os, "replace", watched_replace)
+
+    store = Store(data)
+    store.load_stats()  # moves the broken file aside
+    store.save_settings(Settings(difficulty=HARD))
+    store.record_game(vs_ai(Result.X_WON))
+    store.reset_stats()
+    monkeypatch.undo()
+
+    renames = [(i, src, dst) for i, (call, src, dst) in enumerate(calls) if call == "replace"]
+    renamed_to = {dst.name for _, _, dst in renames if dst is not None}
+    assert {"settings.json", "stats.json", "games.jsonl"} <= renamed_to
+    assert any(name.startswith("stats.json.corrupt-") for name in renamed_to)
+    ends = [i for i, _, _ in renames[1:]] + [len(calls)]
+    for (i, src, dst), end in zip(renames, ends, strict=True):
+        assert dst is not None
+        if not dst.name.startswith("stats.json.corrupt-"):
+            # A new file: its data reached the disk before it took the old one's name.
+            assert ("fsync", src, None) in calls[:i], f"{src.name} renamed before it was synced"
+        synced_after = [path for call, path, _ in calls[i + 1 : end] if call == "fsync"]
+        assert dst.parent in synced_after, f"no fsync of the directory after renaming {dst.name}"
 
 
 # Killed mid-write -------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ttt_tui.engine import Board, Cell, Player, Status, coordinate
+from ttt_tui.engine import Board, Cell, Difficulty, Player, Status, coordinate
 
 
 class Mode(enum.Enum):
@@ -47,7 +47,8 @@ class Game:
     """One game: its moves, who plays them, and what was undone.
 
     The board is derived from the moves, so undo and redo cannot disagree
-    with it.
+    with it. Each move keeps the level it was computed at (`levels`), so a
+    record can tell a game played at one level from one whose level changed.
     """
 
     mode: Mode = Mode.HUMAN_VS_AI
@@ -56,8 +57,12 @@ class Game:
     """The human's mark when playing against the computer."""
     moves: list[Cell] = field(default_factory=list)
     """The cells played, in order."""
+    levels: list[Difficulty | None] = field(default_factory=list)
+    """The level each move in `moves` was computed at; None for a person's move."""
     redo_stack: list[list[Cell]] = field(default_factory=list)
     """Groups of moves taken back by undo, latest last."""
+    redo_levels: list[list[Difficulty | None]] = field(default_factory=list)
+    """The levels of the moves in `redo_stack`, group for group."""
     undo_used: bool = False
     """Whether undo was used in this game."""
     hints_used: int = 0
@@ -98,14 +103,29 @@ class Game:
         """The most recent cell played, if any."""
         return self.moves[-1] if self.moves else None
 
-    def play(self, cell: Cell) -> Board:
+    def play(self, cell: Cell, level: Difficulty | None = None) -> Board:
         """Mark a cell for the side to move; a fresh move forgets what was undone.
 
-        Raises `IllegalMoveError` for an occupied cell or a finished game.
+        ``level`` is the difficulty the computer computed the move at, and is
+        given exactly when the computer plays the side to move. Raises
+        `IllegalMoveError` for an occupied cell or a finished game, and
+        `ValueError` for a level given for a person or missing for the computer.
         """
-        self.board = self.board.play(cell)
+        board = self.board.play(cell)
+        side = self.board.to_move
+        if self.is_human(side) and level is not None:
+            raise ValueError(
+                f"{side.value} is played by a person: expected no level, got {level.value}"
+            )
+        if not self.is_human(side) and level is None:
+            raise ValueError(
+                f"{side.value} is played by the computer: expected the level of its move"
+            )
+        self.board = board
         self.moves.append(cell)
+        self.levels.append(level)
         self.redo_stack.clear()
+        self.redo_levels.clear()
         return self.board
 
     def _undo_group(self) -> list[Cell]:
@@ -138,7 +158,10 @@ class Game:
         group = self._undo_group()
         if not group:
             return False
-        del self.moves[len(self.moves) - len(group) :]
+        kept = len(self.moves) - len(group)
+        self.redo_levels.append(self.levels[kept:])
+        del self.moves[kept:]
+        del self.levels[kept:]
         self.redo_stack.append(group)
         self.undo_used = True
         self._rebuild()
@@ -152,6 +175,7 @@ class Game:
         for cell in group:
             self.board = self.board.play(cell)
         self.moves.extend(group)
+        self.levels.extend(self.redo_levels.pop())
         return True
 
     def _rebuild(self) -> None:

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from ttt_tui.engine import Analysis, Cell
+from ttt_tui.engine import Analysis, Cell, Difficulty
 
 
 class AIMoved(Message):
     """The computer picked a move for the game whose turn had this token."""
 
-    def __init__(self, token: int, cell: Cell) -> None:
+    def __init__(self, token: int, cell: Cell, level: Difficulty) -> None:
         self.token = token
         """The turn the move was computed for; stale when the game moved on."""
         self.cell = cell
         """The chosen cell."""
+        self.level = level
+        """The difficulty the move was computed at, which the game records with it."""
         super().__init__()
 
 

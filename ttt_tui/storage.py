@@ -9,6 +9,12 @@ Three files live in the data directory (`default_data_dir`):
 ``games.jsonl``
     One JSON object a line for every finished or abandoned game (`GameRecord`).
 
+A computer side that played every one of its moves at one level is recorded
+at that level; one whose level changed during the game is recorded as
+``"mixed"`` (`MIXED`), and the game counts in its mode's mixed stats row, never
+in a level's row. Nobody is credited with beating Hard unless Hard played every
+move.
+
 Nothing is lost:
 
 - Every write is atomic: the new content goes to a temporary file in the same
@@ -50,7 +56,7 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -59,17 +65,19 @@ from typing import Any, TypeVar
 from platformdirs import user_data_dir
 
 from ttt_tui.engine import Difficulty, Player, Status
-from ttt_tui.game import Mode
+from ttt_tui.game import Game, Mode, mover_of
 
 __all__ = [
     "DATA_DIR_ENV",
     "FORMAT_VERSION",
     "GAMES_FILE",
     "HUMAN_OUTCOMES",
+    "MIXED",
     "SETTINGS_FILE",
     "SIDE_OUTCOMES",
     "STATS_FILE",
     "GameRecord",
+    "Mixed",
     "Result",
     "Settings",
     "Stats",
@@ -77,6 +85,7 @@ __all__ = [
     "Store",
     "default_data_dir",
     "outcomes_for",
+    "side_level",
     "stats_entry",
     "stats_key",
     "stats_outcome",
@@ -200,6 +209,74 @@ def _parse_object(text: str) -> dict[str, Any]:
     return data
 
 
+def _time(value: Any, where: str) -> datetime:
+    if not isinstance(value, str):
+        raise _Invalid(f"{where}: expected an ISO 8601 time, got {value!r}")
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise _Invalid(f"{where}: expected an ISO 8601 time, got {value!r}") from None
+    if moment.utcoffset() is None:
+        raise _Invalid(f"{where}: expected a time with a time zone, got {value!r}")
+    return moment
+
+
+# Levels -------------------------------------------------------------------
+
+
+class Mixed(enum.Enum):
+    """The level of a computer side whose moves were not all computed at one level."""
+
+    MIXED = "mixed"
+    """The computer's level changed during the game."""
+
+
+MIXED = Mixed.MIXED
+"""Recorded for a computer side whose level changed during the game."""
+
+_SIDE_LEVELS = ", ".join([*(d.value for d in Difficulty), MIXED.value])
+
+
+def side_level(levels: Iterable[Difficulty], in_force: Difficulty) -> Difficulty | Mixed:
+    """The level a computer side is recorded at, from the levels its moves were computed at.
+
+    The one level if every move was computed at it, `MIXED` if they were
+    computed at more than one, and ``in_force`` (the level in force when the
+    game ended) if the side never moved.
+    """
+    distinct = set(levels)
+    if not distinct:
+        return in_force
+    if len(distinct) > 1:
+        return MIXED
+    return distinct.pop()
+
+
+def _side_level(data: Mapping[str, Any], key: str) -> Difficulty | Mixed | None:
+    value = data[key]
+    if value is None:
+        return None
+    if value == MIXED.value:
+        return MIXED
+    try:
+        return Difficulty(value)
+    except ValueError:
+        raise _Invalid(f"{key}: expected one of {_SIDE_LEVELS} or null, got {value!r}") from None
+
+
+def _levels(value: Any) -> tuple[Difficulty | None, ...]:
+    if not isinstance(value, list):
+        raise _Invalid(f"levels: expected a list of levels, got {value!r}")
+    levels: list[Difficulty | None] = []
+    for item in value:
+        try:
+            levels.append(None if item is None else Difficulty(item))
+        except ValueError:
+            choices = ", ".join(d.value for d in Difficulty)
+            raise _Invalid(f"levels: expected one of {choices} or null, got {item!r}") from None
+    return tuple(levels)
+
+
 # Settings -----------------------------------------------------------------
 
 
@@ -266,14 +343,16 @@ class Settings:
 def stats_key(
     mode: Mode,
     *,
-    difficulty: Difficulty | None = None,
-    x_difficulty: Difficulty | None = None,
-    o_difficulty: Difficulty | None = None,
+    difficulty: Difficulty | Mixed | None = None,
+    x_difficulty: Difficulty | Mixed | None = None,
+    o_difficulty: Difficulty | Mixed | None = None,
 ) -> str:
     """The stats key of a game: ``human_vs_ai/hard``, ``two_players``, ``ai_vs_ai/easy-hard``.
 
     You-vs-AI needs the computer's ``difficulty``; AI-vs-AI needs both
-    ``x_difficulty`` and ``o_difficulty``. Raises `ValueError` otherwise.
+    ``x_difficulty`` and ``o_difficulty``. Raises `ValueError` otherwise. A
+    game in which a computer side is `MIXED` counts under its mode's mixed
+    key, ``human_vs_ai/mixed`` or ``ai_vs_ai/mixed``, never under a level.
     """
     if mode is Mode.HUMAN_VS_AI:
         if difficulty is None:
@@ -282,15 +361,19 @@ def stats_key(
     if mode is Mode.AI_VS_AI:
         if x_difficulty is None or o_difficulty is None:
             raise ValueError("an AI-vs-AI stats key needs both sides' difficulties")
+        if MIXED in (x_difficulty, o_difficulty):
+            return f"{mode.value}/{MIXED.value}"
         return f"{mode.value}/{x_difficulty.value}-{o_difficulty.value}"
     return str(mode.value)
 
 
-def _parse_stats_key(key: str) -> tuple[Mode, tuple[Difficulty, ...]]:
-    """The mode and difficulties a key names; raises `ValueError` for anything else."""
+def _parse_stats_key(key: str) -> tuple[Mode, tuple[Difficulty, ...], bool]:
+    """The mode, difficulties and mixedness a key names; raises `ValueError` for anything else."""
     mode_text, _, rest = key.partition("/")
     try:
         mode = Mode(mode_text)
+        if mode is not Mode.TWO_PLAYERS and rest == MIXED.value:
+            return mode, (), True
         if mode is Mode.HUMAN_VS_AI:
             difficulties: tuple[Difficulty, ...] = (Difficulty(rest),)
         elif mode is Mode.AI_VS_AI:
@@ -304,7 +387,7 @@ def _parse_stats_key(key: str) -> tuple[Mode, tuple[Difficulty, ...]]:
             difficulties = ()
     except ValueError:
         raise _Invalid(f"unknown stats key {key!r}") from None
-    return mode, difficulties
+    return mode, difficulties, False
 
 
 def outcomes_for(mode: Mode) -> tuple[str, ...]:
@@ -354,9 +437,12 @@ class StatsRow:
     mode: Mode
     """The mode the row counts."""
     difficulties: tuple[Difficulty, ...]
-    """The computer's difficulty in You-vs-AI; X's then O's in AI-vs-AI; none otherwise."""
+    """The computer's difficulty in You-vs-AI; X's then O's in AI-vs-AI; none otherwise
+    (and none in a mixed row)."""
     counts: tuple[tuple[str, int], ...]
     """Each outcome of the mode (`outcomes_for`) with its count, in display order."""
+    mixed: bool = False
+    """Whether the row counts the mode's games in which the computer's level changed."""
 
     @property
     def total(self) -> int:
@@ -386,7 +472,7 @@ class Stats:
         Raises `ValueError` for a malformed key or an outcome the key's mode
         does not count (``win`` for two players, say).
         """
-        mode, _ = _parse_stats_key(key)
+        mode, _, _ = _parse_stats_key(key)
         if outcome not in outcomes_for(mode):
             raise ValueError(
                 f"expected one of {', '.join(outcomes_for(mode))} for {key}, got {outcome!r}"
@@ -399,8 +485,10 @@ class Stats:
     def rows(self, *, include_empty: bool = False) -> list[StatsRow]:
         """Rows for a stats screen, You-vs-AI first, then two players, then AI-vs-AI.
 
-        With ``include_empty`` the three You-vs-AI difficulties and two players
-        appear even with no games; AI-vs-AI pairs appear once played.
+        Within a mode the levels come in order, then the mixed row. With
+        ``include_empty`` the three You-vs-AI difficulties and two players
+        appear even with no games; AI-vs-AI pairs and mixed rows appear once
+        played.
         """
         keys = set(self.counts)
         if include_empty:
@@ -409,10 +497,16 @@ class Stats:
         modes, levels = list(Mode), list(Difficulty)
         rows = []
         for key in keys:
-            mode, difficulties = _parse_stats_key(key)
+            mode, difficulties, mixed = _parse_stats_key(key)
             counts = tuple((o, self.count(key, o)) for o in outcomes_for(mode))
-            rows.append(StatsRow(key, mode, difficulties, counts))
-        rows.sort(key=lambda r: (modes.index(r.mode), [levels.index(d) for d in r.difficulties]))
+            rows.append(StatsRow(key, mode, difficulties, counts, mixed))
+        rows.sort(
+            key=lambda r: (
+                modes.index(r.mode),
+                r.mixed,
+                [levels.index(d) for d in r.difficulties],
+            )
+        )
         return rows
 
     def to_json(self) -> dict[str, Any]:
@@ -427,7 +521,7 @@ class Stats:
         """Read a stats object. Raises `ValueError` for an unknown key or outcome or a bad count."""
         counts: dict[str, dict[str, int]] = {}
         for key, row in _object(data.get("counts", {}), "counts").items():
-            mode, _ = _parse_stats_key(key)
+            mode, _, _ = _parse_stats_key(key)
             allowed = outcomes_for(mode)
             counts[key] = dict.fromkeys(allowed, 0)
             for outcome, value in _object(row, key).items():
@@ -451,7 +545,9 @@ class GameRecord:
 
     The constructor checks that the sides agree with the mode: in You-vs-AI
     ``human_mark`` is set and only the computer's side has a difficulty; with
-    two players neither side has one; in AI-vs-AI both do.
+    two players neither side has one; in AI-vs-AI both do. When ``levels`` is
+    known it has one entry per move, a level exactly for the computer's moves,
+    and each computer side that moved is recorded at `side_level` of its moves.
     """
 
     started: datetime
@@ -460,10 +556,11 @@ class GameRecord:
     """When the game finished or was abandoned; must carry a time zone."""
     mode: Mode
     """Who played each side."""
-    x_difficulty: Difficulty | None
-    """The computer's difficulty on X, or None when a person played X."""
-    o_difficulty: Difficulty | None
-    """The computer's difficulty on O, or None when a person played O."""
+    x_difficulty: Difficulty | Mixed | None
+    """The computer's level on X (`side_level` of its moves: `MIXED` if it changed
+    during the game), or None when a person played X."""
+    o_difficulty: Difficulty | Mixed | None
+    """The computer's level on O, as for X, or None when a person played O."""
     human_mark: Player | None
     """The human's mark in You-vs-AI; None in the other modes."""
     moves: tuple[int, ...]
@@ -474,6 +571,9 @@ class GameRecord:
     """Whether any move was taken back."""
     hints_used: int = 0
     """How many hints were asked for."""
+    levels: tuple[Difficulty | None, ...] | None = None
+    """The level each move was computed at, None for a person's move; None when
+    not known (a line written before levels were recorded)."""
 
     def __post_init__(self) -> None:
         _aware(self.started, "started")
@@ -496,33 +596,98 @@ class GameRecord:
             raise ValueError(f"moves: expected distinct cells >= 0, got {list(self.moves)}")
         if self.hints_used < 0:
             raise ValueError(f"hints_used: expected >= 0, got {self.hints_used}")
+        if self.levels is not None:
+            self._check_levels(self.levels)
+
+    def _check_levels(self, levels: tuple[Difficulty | None, ...]) -> None:
+        if len(levels) != len(self.moves):
+            raise ValueError(
+                f"levels: expected one per move ({len(self.moves)}), got {len(levels)}"
+            )
+        for player, recorded in ((Player.X, self.x_difficulty), (Player.O, self.o_difficulty)):
+            own = [level for ply, level in enumerate(levels) if mover_of(ply) is player]
+            if recorded is None:
+                if any(level is not None for level in own):
+                    raise ValueError(f"levels: a person played {player.value}, expected null")
+                continue
+            played = [level for level in own if level is not None]
+            if len(played) != len(own):
+                raise ValueError(f"levels: the computer played {player.value}, expected a level")
+            if not played:
+                continue  # recorded at the level in force at the end
+            expected = side_level(played, played[0])
+            if expected is not recorded:
+                name = f"{player.value.lower()}_difficulty"
+                shown = ", ".join(sorted({level.value for level in played}))
+                raise ValueError(
+                    f"{name}: expected {expected.value!r} for moves played at {shown},"
+                    f" got {recorded.value!r}"
+                )
+
+    @classmethod
+    def from_game(
+        cls,
+        game: Game,
+        result: Result,
+        ended: datetime,
+        level_in_force: Callable[[Player], Difficulty],
+    ) -> GameRecord:
+        """The record of ``game`` ending in ``result`` at ``ended``.
+
+        Each computer side is recorded at `side_level` of the levels its moves
+        were computed at (``game.levels``); ``level_in_force`` gives the level
+        of a computer side that never moved.
+        """
+
+        def side(player: Player) -> Difficulty | Mixed | None:
+            if game.is_human(player):
+                return None
+            own = [
+                level
+                for ply, level in enumerate(game.levels)
+                if mover_of(ply) is player and level is not None
+            ]
+            return side_level(own, level_in_force(player))
+
+        return cls(
+            started=game.started,
+            ended=ended,
+            mode=game.mode,
+            x_difficulty=side(Player.X),
+            o_difficulty=side(Player.O),
+            human_mark=game.human if game.mode is Mode.HUMAN_VS_AI else None,
+            moves=tuple(game.moves),
+            result=result,
+            undo_used=game.undo_used,
+            hints_used=game.hints_used,
+            levels=tuple(game.levels),
+        )
 
     @property
-    def computer_difficulty(self) -> Difficulty | None:
-        """The computer's difficulty in You-vs-AI, else None."""
+    def computer_difficulty(self) -> Difficulty | Mixed | None:
+        """The computer's level in You-vs-AI, else None."""
         if self.human_mark is None:
             return None
         return self.o_difficulty if self.human_mark is Player.X else self.x_difficulty
 
     def to_json(self) -> str:
         """The record as one line of JSON, without the newline."""
-        return json.dumps(
-            {
-                "version": FORMAT_VERSION,
-                "started": self.started.isoformat(),
-                "ended": self.ended.isoformat(),
-                "mode": self.mode.value,
-                "x_difficulty": None if self.x_difficulty is None else self.x_difficulty.value,
-                "o_difficulty": None if self.o_difficulty is None else self.o_difficulty.value,
-                "human_mark": None if self.human_mark is None else self.human_mark.value,
-                "moves": list(self.moves),
-                "result": self.result.value,
-                "undo_used": self.undo_used,
-                "hints_used": self.hints_used,
-            },
-            ensure_ascii=False,
-            separators=(",", ":"),
-        )
+        data: dict[str, Any] = {
+            "version": FORMAT_VERSION,
+            "started": self.started.isoformat(),
+            "ended": self.ended.isoformat(),
+            "mode": self.mode.value,
+            "x_difficulty": None if self.x_difficulty is None else self.x_difficulty.value,
+            "o_difficulty": None if self.o_difficulty is None else self.o_difficulty.value,
+            "human_mark": None if self.human_mark is None else self.human_mark.value,
+            "moves": list(self.moves),
+            "result": self.result.value,
+            "undo_used": self.undo_used,
+            "hints_used": self.hints_used,
+        }
+        if self.levels is not None:
+            data["levels"] = [None if level is None else level.value for level in self.levels]
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, line: str) -> GameRecord:
@@ -532,26 +697,23 @@ class GameRecord:
     @classmethod
     def _from_object(cls, data: Mapping[str, Any]) -> GameRecord:
         try:
-            times = []
-            for name in ("started", "ended"):
-                text = data[name]
-                if not isinstance(text, str):
-                    raise _Invalid(f"{name}: expected an ISO 8601 time, got {text!r}")
-                times.append(datetime.fromisoformat(text))
+            started, ended = (_time(data[name], name) for name in ("started", "ended"))
             moves = data["moves"]
             if not isinstance(moves, list):
                 raise _Invalid(f"moves: expected a list of cells, got {moves!r}")
+            levels = data.get("levels")
             return cls(
-                started=times[0],
-                ended=times[1],
+                started=started,
+                ended=ended,
                 mode=_enum(data, "mode", Mode),
-                x_difficulty=_optional_enum(data, "x_difficulty", Difficulty),
-                o_difficulty=_optional_enum(data, "o_difficulty", Difficulty),
+                x_difficulty=_side_level(data, "x_difficulty"),
+                o_difficulty=_side_level(data, "o_difficulty"),
                 human_mark=_optional_enum(data, "human_mark", Player),
                 moves=tuple(_count(m, "moves") for m in moves),
                 result=_enum(data, "result", Result),
                 undo_used=_bool(data, "undo_used"),
                 hints_used=_count(data["hints_used"], "hints_used"),
+                levels=None if levels is None else _levels(levels),
             )
         except KeyError as exc:
             raise _Invalid(f"missing {exc.args[0]}") from None

@@ -18,6 +18,8 @@ from ttt_tui.storage import Store
 OUTCOME_COLUMNS = ("win", "draw", "loss", "x_won", "o_won")
 """Outcomes in column order; a mode counts only some of them."""
 COLUMNS = ("Mode", "Difficulty", "Games", "Wins", "Draws", "Losses", "X wins", "O wins")
+MIXED_NOTE = "Mixed: the computer's level changed during the game."
+"""Shown under the table when it has a Mixed row."""
 
 
 class StatsScreen(ModalScreen[None]):
@@ -46,6 +48,9 @@ class StatsScreen(ModalScreen[None]):
         height: auto;
         max-height: 16;
     }
+    StatsScreen #mixed-note {
+        color: $text-muted;
+    }
     StatsScreen #where {
         color: $text-muted;
         margin-top: 1;
@@ -69,6 +74,7 @@ class StatsScreen(ModalScreen[None]):
         with Vertical() as box:
             box.border_title = "All-time stats"
             yield DataTable(id="stats-table", cursor_type="row", zebra_stripes=True)
+            yield Static(MIXED_NOTE, id="mixed-note", markup=False)
             yield Static(id="where", markup=False)
             with Horizontal():
                 yield Button("Reset stats… (R)", id="reset", variant="error", compact=True)
@@ -91,8 +97,12 @@ class StatsScreen(ModalScreen[None]):
         table.clear()
         stats = self.store.load_stats()
         show_store_notices(self, self.store)
-        for row in stats.rows(include_empty=True):
+        rows = stats.rows(include_empty=True)
+        self.query_one("#mixed-note", Static).display = any(row.mixed for row in rows)
+        for row in rows:
             difficulty = " vs ".join(d.value.capitalize() for d in row.difficulties) or "-"
+            if row.mixed:
+                difficulty = "Mixed"
             counts = dict(row.counts)
             cells = [row.mode.label, difficulty, str(row.total)]
             cells += [str(counts[o]) if o in counts else "-" for o in OUTCOME_COLUMNS]
