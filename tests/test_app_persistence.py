@@ -314,13 +314,21 @@ async def test_the_stats_screen_shows_counts_and_resets_only_after_confirmation(
         zeroed = "You vs AI | Medium | 0 | 0 | 0 | 0 | - | -"
         assert table_rows(stats)["human_vs_ai/medium"] == zeroed
         assert all(v == 0 for row in stats_counts(directory).values() for v in row.values())
-        assert [r["result"] for r in game_lines(directory)] == ["x_won", "o_won", "draw"]
+        *games, reset = game_lines(directory)
+        assert [r["result"] for r in games] == ["x_won", "o_won", "draw"]
+        assert set(reset) == {"version", "stats_reset"}
 
         await pilot.press("escape")
         assert app.screen is screen
 
     # A new app on the same directory sees the reset.
     assert Store(directory).load_stats().count("human_vs_ai/medium", "win") == 0
+    # And if stats.json is damaged later, the rebuilt counts do not bring the reset ones back.
+    (directory / STATS_FILE).write_text('{"version": 1, "counts": {"two_players"')
+    rebuilt = Store(directory)
+    assert rebuilt.load_stats().counts == {}
+    [notice] = rebuilt.take_notices()
+    assert notice.endswith("from the 0 games in games.jsonl since the stats were last reset.")
 
 
 # Trouble with the disk -------------------------------------------------------
@@ -530,3 +538,28 @@ async def test_no_mixed_note_without_a_mixed_row(tmp_path: Path) -> None:
         assert isinstance(stats, StatsScreen)
         assert "human_vs_ai/mixed" not in table_rows(stats)
         assert not mixed_note(stats).display
+
+
+async def test_a_damaged_stats_file_is_rebuilt_and_shown_on_the_stats_screen(
+    tmp_path: Path,
+) -> None:
+    directory = tmp_path / "data"
+    app = make_app(Store(directory), ScriptedAI(8, 7))
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play_keys(pilot, "1", "2", "3", "n", "1", "2", "3")
+    (directory / STATS_FILE).write_text('{"version": 1, "counts": {"human_vs_ai/medium": {"win"')
+
+    again = make_app(Store(directory), ScriptedAI(8, 7))
+    notes = Notes(again)
+    async with again.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        [notice] = notes.messages
+        assert notice.startswith("stats.json was unreadable (not valid JSON")
+        assert notice.endswith("and rebuilt the counts from the 2 games in games.jsonl.")
+        await pilot.press("s")
+        stats = again.screen
+        assert isinstance(stats, StatsScreen)
+        medium = "You vs AI | Medium | 2 | 2 | 0 | 0 | - | -"
+        assert table_rows(stats)["human_vs_ai/medium"] == medium
+    assert stats_counts(directory) == {"human_vs_ai/medium": {"win": 2, "draw": 0, "loss": 0}}

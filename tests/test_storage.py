@@ -506,6 +506,28 @@ def test_a_stats_file_from_before_mixed_rows_still_loads(data: Path) -> None:
     assert store.take_notices() == []
 
 
+def test_rebuilt_counts_follow_the_rules_of_live_counting(data: Path) -> None:
+    mixed = GameRecord.from_game(
+        played(Game(), (0, None), (8, EASY), (1, None), (7, HARD), (2, None)),
+        Result.X_WON, T0, lambda player: HARD,
+    )  # fmt: skip
+    records = [
+        vs_ai(Result.X_WON, Player.X, HARD),
+        mixed,
+        vs_ai(Result.ABANDONED),
+        GameRecord.from_json(GAME_LINE_WITHOUT_LEVELS),
+        two_players(Result.O_WON),
+        ai_vs_ai(Result.DRAW, EASY, HARD),
+        ai_vs_ai(Result.DRAW, EASY, MIXED),
+    ]
+    store = Store(data)
+    for record in records:
+        store.record_game(record)
+    assert Stats.from_records(records) == store.load_stats()
+    assert Stats.from_records(records).count("human_vs_ai/mixed", "win") == 1
+    assert Stats.from_records(records).count("human_vs_ai/hard", "win") == 1
+
+
 # Damaged files ---------------------------------------------------------------------
 
 DAMAGED = {
@@ -550,15 +572,22 @@ def seed_all(data: Path) -> dict[str, bytes]:
     return snapshot(data)
 
 
-def assert_moved_aside(data: Path, name: str, content: bytes, notices: list[str]) -> Path:
-    """The damaged file sits at NAME.corrupt-<timestamp>, byte for byte; the notice says so."""
+def assert_moved_aside(
+    data: Path,
+    name: str,
+    content: bytes,
+    notices: list[str],
+    then: str = "started with defaults.",
+) -> Path:
+    """The damaged file sits at NAME.corrupt-<timestamp>, byte for byte; the notice says so,
+    and what was done instead (``then``)."""
     aside = [p for p in data.iterdir() if p.name.startswith(f"{name}.corrupt-")]
     assert len(aside) == 1, sorted(p.name for p in data.iterdir())
     assert re.fullmatch(re.escape(name) + r"\.corrupt-\d{8}T\d{6}Z(-\d+)?", aside[0].name)
     assert aside[0].read_bytes() == content
     assert len(notices) == 1, notices
     assert notices[0].startswith(f"{name} was unreadable")
-    assert f"moved it to {aside[0].name} and started with defaults" in notices[0]
+    assert notices[0].endswith(f"; moved it to {aside[0].name} and {then}"), notices[0]
     return aside[0]
 
 
@@ -581,20 +610,37 @@ def test_damaged_settings_are_moved_aside(data: Path, content: bytes) -> None:
 
 
 @pytest.mark.parametrize("content", STATS_DAMAGE.values(), ids=STATS_DAMAGE.keys())
-def test_damaged_stats_are_moved_aside(data: Path, content: bytes) -> None:
-    before = seed_all(data)
+def test_damaged_stats_are_moved_aside_and_rebuilt_from_the_games(
+    data: Path, content: bytes
+) -> None:
+    before = seed_all(data)  # one You-vs-AI win against Hard
     (data / "stats.json").write_bytes(content)
 
     store = Store(data)
-    assert store.load_stats() == Stats()
-    assert_moved_aside(data, "stats.json", content, store.take_notices())
+    rebuilt = {"human_vs_ai/hard": {"win": 1, "draw": 0, "loss": 0}}
+    assert store.load_stats().counts == rebuilt
+    assert_moved_aside(data, "stats.json", content, store.take_notices(),
+                       "rebuilt the counts from the 1 game in games.jsonl.")  # fmt: skip
+    assert read_json(data / "stats.json")["counts"] == rebuilt
     assert snapshot(data)["settings.json"] == before["settings.json"]
     assert snapshot(data)["games.jsonl"] == before["games.jsonl"]
 
     store.record_game(two_players(Result.DRAW))
     assert read_json(data / "stats.json")["counts"] == {
-        "two_players": {"x_won": 0, "o_won": 0, "draw": 1}
+        **rebuilt,
+        "two_players": {"x_won": 0, "o_won": 0, "draw": 1},
     }
+    assert store.take_notices() == []
+
+
+def test_damaged_stats_with_no_games_start_from_zero(data: Path) -> None:
+    data.mkdir()
+    (data / "stats.json").write_bytes(b"{")
+
+    store = Store(data)
+    assert store.load_stats() == Stats()
+    assert_moved_aside(data, "stats.json", b"{", store.take_notices())
+    assert not (data / "stats.json").exists()
 
 
 def test_damaged_stats_found_while_recording_are_moved_aside(data: Path) -> None:
@@ -605,8 +651,11 @@ def test_damaged_stats_found_while_recording_are_moved_aside(data: Path) -> None
     store.record_game(two_players(Result.X_WON))
 
     assert_moved_aside(data, "stats.json", b'{"version": 1, "counts": {"two_players": {"dr',
-                       store.take_notices())  # fmt: skip
-    assert read_json(data / "stats.json")["counts"]["two_players"]["x_won"] == 1
+                       store.take_notices(),
+                       "rebuilt the counts from the 1 game in games.jsonl.")  # fmt: skip
+    assert read_json(data / "stats.json")["counts"]["two_players"] == {
+        "x_won": 1, "o_won": 0, "draw": 1
+    }  # fmt: skip
     assert len(Store(data).load_games()) == 2
 
 
@@ -681,6 +730,72 @@ def test_corrupt_names_are_unique_within_one_second(
         "settings.json.corrupt-20261122T061500Z-2": b"two",
         "settings.json.corrupt-20261122T061500Z-3": b"three",
     }
+
+
+def test_a_rebuild_counts_only_the_games_since_the_last_reset(
+    data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(storage, "_utcnow", lambda: T0)
+    store = Store(data)
+    store.record_game(vs_ai(Result.X_WON))
+    store.record_game(vs_ai(Result.O_WON))
+    store.reset_stats()
+    lines = (data / "games.jsonl").read_text().splitlines()
+    assert json.loads(lines[-1]) == {"version": 1, "stats_reset": "2026-11-22T06:15:00+00:00"}
+    store.reset_stats()  # nothing recorded since the last reset: nothing to mark
+    assert (data / "games.jsonl").read_text().splitlines() == lines
+
+    # Damaged right after the reset: the reset counts stay zero.
+    (data / "stats.json").write_bytes(b"")
+    fresh = Store(data)
+    assert fresh.load_stats() == Stats()
+    [notice] = fresh.take_notices()
+    assert notice.endswith(
+        "and rebuilt the counts from the 0 games in games.jsonl since the stats were last reset."
+    ), notice
+    assert read_json(data / "stats.json") == {"version": 1, "counts": {}}
+
+    # A game after the reset, then damage again: only that game comes back.
+    fresh.record_game(two_players(Result.DRAW))
+    (data / "stats.json").write_bytes(b'{"version": 1, "counts": {"two_players": 3}}')
+    again = Store(data)
+    assert again.load_stats().counts == {"two_players": {"x_won": 0, "o_won": 0, "draw": 1}}
+    [notice] = again.take_notices()
+    assert notice.startswith("stats.json was unreadable (two_players: expected a JSON object")
+    assert notice.endswith("from the 1 game in games.jsonl since the stats were last reset.")
+    assert again.load_games() == [vs_ai(Result.X_WON), vs_ai(Result.O_WON),
+                                  two_players(Result.DRAW)]  # fmt: skip
+
+
+def test_a_damaged_reset_line_is_set_aside_like_a_damaged_game(data: Path) -> None:
+    store = Store(data)
+    store.record_game(two_players(Result.DRAW))
+    with (data / "games.jsonl").open("a") as games:
+        games.write('{"version": 1, "stats_reset": "yesterday"}\n')
+
+    store = Store(data)
+    assert store.load_games() == [two_players(Result.DRAW)]
+    [notice] = store.take_notices()
+    assert notice.startswith(
+        "games.jsonl had 1 unreadable line (line 2: stats_reset: expected an ISO 8601 time,"
+        " got 'yesterday'); moved it to games.jsonl.corrupt-"
+    ), notice
+
+
+def test_damaged_stats_and_damaged_games_rebuild_from_the_readable_games(data: Path) -> None:
+    store = Store(data)
+    store.record_game(two_players(Result.X_WON))
+    store.record_game(two_players(Result.O_WON))
+    with (data / "games.jsonl").open("ab") as games:
+        games.write(b'{"version": 1, "started": "2026-11-2')
+    (data / "stats.json").write_bytes(b"[]")
+
+    store = Store(data)
+    assert store.load_stats().counts == {"two_players": {"x_won": 1, "o_won": 1, "draw": 0}}
+    games_notice, stats_notice = store.take_notices()
+    assert games_notice.startswith("games.jsonl had 1 unreadable line (line 3:")
+    assert stats_notice.startswith("stats.json was unreadable (top level: expected a JSON object")
+    assert stats_notice.endswith("and rebuilt the counts from the 2 games in games.jsonl.")
 
 
 # Files from a newer ttt-tui --------------------------------------------------------

@@ -7,7 +7,9 @@ Three files live in the data directory (`default_data_dir`):
 ``stats.json``
     All-time counts by mode and difficulty (`Stats`).
 ``games.jsonl``
-    One JSON object a line for every finished or abandoned game (`GameRecord`).
+    One JSON object a line for every finished or abandoned game (`GameRecord`),
+    and a ``{"version": 1, "stats_reset": TIME}`` line where the stats were
+    reset (`Store.reset_stats`).
 
 A computer side that played every one of its moves at one level is recorded
 at that level; one whose level changed during the game is recorded as
@@ -31,9 +33,11 @@ Nothing is lost:
   game, so 10,000 games is 2.5 MB), which keeps the rewrite cheap.
 - A file that cannot be read as what it should be (bad JSON, a truncated or
   empty file, a wrong type, an unknown value) is renamed to
-  ``NAME.corrupt-<UTC timestamp>`` and that file starts again from defaults,
-  with a notice for the user; the other files are untouched. For
-  ``games.jsonl`` the readable lines are kept in the new file.
+  ``NAME.corrupt-<UTC timestamp>``, with a notice for the user naming what
+  was wrong; the other files are untouched. What can be saved is:
+  ``settings.json`` starts again from defaults; for ``games.jsonl`` the
+  readable lines are kept in the new file; ``stats.json`` is rebuilt from the
+  games in ``games.jsonl`` recorded since the last reset (counted as live).
 - A file whose ``version`` is newer than `FORMAT_VERSION` was written by a
   newer ttt-tui: it is neither moved nor overwritten, the app uses defaults for
   it, and saving to that file stays off for the session.
@@ -530,6 +534,16 @@ class Stats:
                 counts[key][outcome] = _count(value, f"{key}/{outcome}")
         return cls(counts)
 
+    @classmethod
+    def from_records(cls, records: Iterable[GameRecord]) -> Stats:
+        """The counts of these games, counted one by one as `Store.record_game` does."""
+        stats = cls()
+        for record in records:
+            entry = stats_entry(record)
+            if entry is not None:
+                stats = stats.record(*entry)
+        return stats
+
 
 # Game records ---------------------------------------------------------------
 
@@ -808,12 +822,32 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc) or type(exc).__name__
 
 
+_RESET_KEY = "stats_reset"
+"""The key of the line in ``games.jsonl`` that marks a stats reset."""
+
+
+def _reset_line(moment: datetime) -> str:
+    """The ``games.jsonl`` line that marks a stats reset at ``moment``."""
+    data = {"version": FORMAT_VERSION, _RESET_KEY: moment.isoformat()}
+    return json.dumps(data, separators=(",", ":"))
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 @dataclass(slots=True)
 class _GamesFile:
     """What `Store._read_games` found: the good lines, as text and as records."""
 
     lines: list[str]
+    """Every good line, reset markers included, in file order."""
     records: list[GameRecord]
+    """The games, in file order."""
+    since_reset: int = 0
+    """How many of `records` came before the last stats reset (all later ones count)."""
+    reset_at: datetime | None = None
+    """When the stats were last reset, if ever."""
 
 
 class Store:
@@ -868,13 +902,18 @@ class Store:
         self._write_json(SETTINGS_FILE, settings.to_json())
 
     def load_stats(self) -> Stats:
-        """The all-time stats, or this session's if the file cannot be used."""
-        data = self._read_json(STATS_FILE)
+        """The all-time stats.
+
+        A damaged file is set aside and the counts are rebuilt from the games
+        in ``games.jsonl`` since the last reset, and saved; if that file cannot
+        be read either, this session's counts are used.
+        """
+        data = self._read_json(STATS_FILE, damaged=self._rebuild_stats)
         if data is not None:
             try:
                 self._stats = Stats.from_json(data)
             except ValueError as exc:
-                self._set_aside(STATS_FILE, str(exc))
+                self._rebuild_stats(str(exc))
         return self._stats
 
     def record_game(
@@ -897,9 +936,18 @@ class Store:
             self._write_json(STATS_FILE, stats.to_json())
 
     def reset_stats(self) -> None:
-        """Set every count to zero. Game records are kept."""
+        """Set every count to zero. Game records are kept.
+
+        If games were recorded since the last reset, a ``stats_reset`` line is
+        added to ``games.jsonl``: counts rebuilt from that file (after damage to
+        ``stats.json``, which would take a mark kept there with it) start after
+        the line, so reset counts never come back.
+        """
         self._stats = Stats()
         self._write_json(STATS_FILE, self._stats.to_json())
+        found = self._read_games()
+        if found is not None and found.records[found.since_reset :]:
+            self._write_games([*found.lines, _reset_line(_utcnow())])
 
     def load_games(self) -> list[GameRecord]:
         """Every recorded game, oldest first (this session's only if the file is unusable)."""
@@ -930,7 +978,14 @@ class Store:
             self._fail("read", path, exc)
             return None
 
-    def _read_json(self, name: str) -> dict[str, Any] | None:
+    def _read_json(
+        self, name: str, damaged: Callable[[str], None] | None = None
+    ) -> dict[str, Any] | None:
+        """The file's object, or None if there is none to use.
+
+        A damaged file is handed to ``damaged`` with the reason; by default it
+        is set aside and the defaults used.
+        """
         raw = self._read_bytes(name)
         if raw is None:
             return None
@@ -939,7 +994,10 @@ class Store:
         except _Newer as newer:
             self._freeze(name, newer.version)
         except _Invalid as exc:
-            self._set_aside(name, str(exc))
+            if damaged is None:
+                self._set_aside(name, str(exc))
+            else:
+                damaged(str(exc))
         return None
 
     def _read_games(self) -> _GamesFile | None:
@@ -954,7 +1012,12 @@ class Store:
                 continue
             try:
                 line = _decode(raw_line).strip()
-                found.records.append(GameRecord.from_json(line))
+                data = _parse_object(line)
+                if _RESET_KEY in data:
+                    found.reset_at = _time(data[_RESET_KEY], _RESET_KEY)
+                    found.since_reset = len(found.records)
+                else:
+                    found.records.append(GameRecord._from_object(data))
                 found.lines.append(line)
             except _Newer as newer:
                 self._freeze(GAMES_FILE, newer.version)
@@ -1049,6 +1112,28 @@ class Store:
             self._notices.append(
                 f"{name} was unreadable ({reason}); moved it to {aside} and started with defaults."
             )
+
+    def _rebuild_stats(self, reason: str) -> None:
+        """Set a damaged stats file aside and count the games again, saying so."""
+        aside = self._move_aside(STATS_FILE)
+        if aside is None:
+            return
+        found = self._read_games()
+        if found is None or (found.reset_at is None and not found.records):
+            self._notices.append(
+                f"{STATS_FILE} was unreadable ({reason}); moved it to {aside} and started"
+                " with defaults."
+            )
+            return
+        self._games = found.records
+        self._stats = Stats.from_records(found.records[found.since_reset :])
+        counted = sum(row.total for row in self._stats.rows())
+        since = "" if found.reset_at is None else " since the stats were last reset"
+        self._notices.append(
+            f"{STATS_FILE} was unreadable ({reason}); moved it to {aside} and rebuilt the"
+            f" counts from the {_plural(counted, 'game')} in {GAMES_FILE}{since}."
+        )
+        self._write_json(STATS_FILE, self._stats.to_json())
 
     def _remove_stale_temp_files(self) -> None:
         """Delete temp files left by a writer that was killed mid-write."""
