@@ -1,13 +1,65 @@
-"""Shared by every test: keep each run off the user's real data directory."""
+"""Shared by every test: the user's data directory and terminal settings stay out of it."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+CLEARED = (
+    "NO_COLOR",
+    "FORCE_COLOR",
+    "COLORTERM",
+    "TTY_COMPATIBLE",
+    "TTY_INTERACTIVE",
+    "COLUMNS",
+    "LINES",
+    "JUPYTER_COLUMNS",
+    "JUPYTER_LINES",
+    "ESCDELAY",
+    "TEXTUAL",
+)
+"""Variables that Rich or Textual read, changing colours, size or features; every
+``TEXTUAL_*`` one goes too."""
+
+KEPT = ("TEXTUAL_SNAPSHOT_TEMPDIR",)
+"""pytest-textual-snapshot's own, which it sets for its run."""
+
+TERM = "xterm-256color"
+"""An ordinary terminal, whatever the caller's (``dumb`` would stop the app)."""
+
+
+def plain_environment(
+    set_variable: Callable[[str, str], None], clear: Callable[[str], None]
+) -> None:
+    """Clear the variables above and set TERM, through the given setters."""
+    for name in list(os.environ):
+        if name in CLEARED or (name.startswith("TEXTUAL_") and name not in KEPT):
+            clear(name)
+    set_variable("TERM", TERM)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The caller's terminal settings go for the whole run, subprocesses included.
+
+    Textual reads a few ``TEXTUAL_*`` settings once, when it is first imported,
+    which pytest-textual-snapshot does before this file is read; the xdist
+    workers start after this and import it afresh, so they never see them.
+    """
+    plain_environment(os.environ.__setitem__, os.environ.__delitem__)
 
 
 @pytest.fixture(autouse=True)
 def _isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Point ttt-tui's storage at a fresh directory, so settings and stats never leak."""
     monkeypatch.setenv("TTT_TUI_DATA_DIR", str(tmp_path / "ttt-tui-data"))
+
+
+@pytest.fixture(autouse=True)
+def _plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same terminal for every test: no NO_COLOR, no forced colours or size, no
+    Textual switches, TERM an ordinary terminal, however an earlier test left them.
+    A test about one of them (`test_no_color`) sets it itself."""
+    plain_environment(monkeypatch.setenv, monkeypatch.delenv)
