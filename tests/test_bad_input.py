@@ -513,11 +513,6 @@ DAMAGE = {
     "settings-empty": Damage(
         "settings.json", b"", unreadable("settings.json", "not valid JSON (Expecting value")
     ),
-    "settings-wrong-type": Damage(
-        "settings.json",
-        b'{"version": 1, "difficulty": "easy", "coach": "yes"}',
-        unreadable("settings.json", "coach: expected true or false, got 'yes'"),
-    ),
     "settings-future": Damage(
         "settings.json",
         b'{"version": 2, "difficulty": "easy", "board": "4x4"}\n',
@@ -644,6 +639,58 @@ async def test_damaged_data_file(tmp_path: Path, damage: Damage) -> None:
     if damage.name != "stats.json" or not future:
         # Damaged stats are counted again from games.jsonl: the two old games and the new one.
         assert stats_counted(data) == 2 + 1
+
+
+BAD_SETTINGS = {
+    "settings-wrong-type": (
+        b'{"version": 1, "difficulty": "easy", "coach": "yes"}',
+        "coach: expected true or false, got 'yes'",
+    ),
+    "settings-empty-theme": (
+        b'{"version": 1, "difficulty": "easy", "theme": ""}',
+        "theme: expected a theme name, got ''",
+    ),
+    "settings-unknown-theme": (
+        b'{"version": 1, "difficulty": "easy", "theme": "no-such-theme"}',
+        "theme: no theme is named 'no-such-theme'",
+    ),
+}
+"""A settings file with one bad field among good ones, and how the notice names it."""
+
+
+@pytest.mark.parametrize(("content", "problem"), BAD_SETTINGS.values(), ids=BAD_SETTINGS.keys())
+async def test_settings_with_a_bad_field(tmp_path: Path, content: bytes, problem: str) -> None:
+    """The good fields are kept (Easy here), only the bad one falls back, the notice names
+    it, and the file is kept byte for byte as settings.json.corrupt-*."""
+    data = tmp_path / "data"
+    before = seed_files(data)
+    (data / "settings.json").write_bytes(content)
+    field = problem.partition(":")[0]
+
+    app = make_app(Store(data))
+    seen = Notes(app).notices
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await start(pilot)
+        assert screen.settings == SEEDED_SETTINGS
+        assert app.theme == Settings().theme
+        [notice] = saving_notices(seen)
+        assert re.fullmatch(
+            re.escape(f"settings.json had 1 bad value ({problem}); moved it to settings.json")
+            + CORRUPT_NAME
+            + re.escape(f", kept the other settings and used the default for {field}."),
+            notice,
+        ), notice
+        await play_a_game(pilot, screen)
+        assert score_total(screen) == 1
+    assert [n for n in seen if n.severity == "error"] == []
+
+    after = snapshot(data)
+    [aside] = [name for name in after if re.fullmatch(r"settings\.json" + CORRUPT_NAME, name)]
+    assert after[aside] == content
+    assert aside in notice
+    assert json.loads(after["settings.json"]) == SEEDED_SETTINGS.to_json()
+    assert after["games.jsonl"].startswith(before["games.jsonl"])
+    assert stats_counted(data) == 2 + 1
 
 
 async def test_stats_damaged_seen_first_on_the_stats_screen(tmp_path: Path) -> None:

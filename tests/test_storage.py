@@ -543,15 +543,25 @@ DAMAGED = {
     "binary junk": bytes(range(256)),
 }
 
-SETTINGS_DAMAGE = {
-    **DAMAGED,
-    "wrong type": b'{"version": 1, "difficulty": 5}',
-    "unknown difficulty": b'{"version": 1, "difficulty": "impossible"}',
-    "unknown mark": b'{"version": 1, "mark": "Z"}',
-    "unknown mode": b'{"version": 1, "mode": "online"}',
-    "bool as string": b'{"version": 1, "coach": "yes"}',
-    "empty theme": b'{"version": 1, "theme": ""}',
+SETTINGS_DAMAGE = DAMAGED
+"""Settings files that are not a usable object at all: set aside whole."""
+
+SETTINGS_BAD_FIELDS = {
+    "wrong type": ('"difficulty": 5', "difficulty: expected one of easy, medium, hard, got 5"),
+    "unknown difficulty": (
+        '"ai_x_difficulty": "impossible"',
+        "ai_x_difficulty: expected one of easy, medium, hard, got 'impossible'",
+    ),
+    "unknown mark": ('"mark": "Z"', "mark: expected one of X, O, got 'Z'"),
+    "unknown mode": (
+        '"mode": "online"',
+        "mode: expected one of human_vs_ai, two_players, ai_vs_ai, got 'online'",
+    ),
+    "bool as string": ('"coach": "yes"', "coach: expected true or false, got 'yes'"),
+    "empty theme": ('"theme": ""', "theme: expected a theme name, got ''"),
+    "theme not text": ('"theme": ["gruvbox"]', "theme: expected a theme name, got ['gruvbox']"),
 }
+"""A bad field (as JSON) among good ones, and how the notice names it."""
 
 STATS_DAMAGE = {
     **DAMAGED,
@@ -796,6 +806,89 @@ def test_damaged_stats_and_damaged_games_rebuild_from_the_readable_games(data: P
     assert games_notice.startswith("games.jsonl had 1 unreadable line (line 3:")
     assert stats_notice.startswith("stats.json was unreadable (top level: expected a JSON object")
     assert stats_notice.endswith("and rebuilt the counts from the 2 games in games.jsonl.")
+
+
+# Settings with some bad fields ---------------------------------------------------
+
+GOOD_SETTINGS = {
+    "version": 1,
+    "difficulty": "hard",
+    "ai_x_difficulty": "easy",
+    "mark": "O",
+    "mode": "two_players",
+    "coach": True,
+    "theme": "gruvbox",
+}
+"""Good values for most fields; a test spoils one."""
+
+
+@pytest.mark.parametrize(
+    ("field", "problem"), SETTINGS_BAD_FIELDS.values(), ids=SETTINGS_BAD_FIELDS.keys()
+)
+def test_a_bad_settings_field_falls_back_alone(data: Path, field: str, problem: str) -> None:
+    before = seed_all(data)
+    spoiled = json.loads("{" + field + "}")
+    [name] = spoiled
+    content = json.dumps({**GOOD_SETTINGS, **spoiled}).encode()
+    (data / "settings.json").write_bytes(content)
+    good = Settings.from_json(GOOD_SETTINGS)
+    expected = Settings.from_json({**good.to_json(), name: getattr(Settings(), name)})
+
+    store = Store(data)
+    assert store.load_settings() == expected
+    [aside] = data.glob("settings.json.corrupt-*")
+    assert aside.read_bytes() == content
+    assert store.take_notices() == [
+        f"settings.json had 1 bad value ({problem}); moved it to {aside.name}, kept the other"
+        f" settings and used the default for {name}."
+    ]
+    assert read_json(data / "settings.json") == expected.to_json()
+    assert snapshot(data)["stats.json"] == before["stats.json"]
+    assert snapshot(data)["games.jsonl"] == before["games.jsonl"]
+    fresh = Store(data)
+    assert fresh.load_settings() == expected
+    assert fresh.take_notices() == []
+
+
+def test_several_bad_settings_and_an_unknown_theme_are_all_named(data: Path) -> None:
+    data.mkdir()
+    content = b'{"version": 1, "difficulty": "hard", "mark": 1, "coach": "yes", "theme": "neon"}'
+    (data / "settings.json").write_bytes(content)
+
+    store = Store(data)
+    assert store.load_settings(themes={"textual-dark", "gruvbox"}) == Settings(difficulty=HARD)
+    [notice] = store.take_notices()
+    assert re.fullmatch(
+        re.escape(
+            "settings.json had 3 bad values (mark: expected one of X, O, got 1; coach: expected"
+            " true or false, got 'yes'; theme: no theme is named 'neon'); moved it to"
+            " settings.json.corrupt-"
+        )
+        + r"\d{8}T\d{6}Z"
+        + re.escape(", kept the other settings and used the defaults for mark, coach and theme."),
+        notice,
+    ), notice
+    assert read_json(data / "settings.json") == Settings(difficulty=HARD).to_json()
+
+
+def test_a_known_theme_is_kept_and_without_a_list_any_name_is(data: Path) -> None:
+    data.mkdir()
+    (data / "settings.json").write_text('{"version": 1, "theme": "gruvbox"}')
+
+    assert Store(data).load_settings(themes={"gruvbox"}) == Settings(theme="gruvbox")
+    assert Store(data).load_settings() == Settings(theme="gruvbox")
+    assert list(data.iterdir()) == [data / "settings.json"]
+
+
+def test_settings_from_json_is_still_strict() -> None:
+    with pytest.raises(ValueError, match="coach: expected true or false, got 'yes'"):
+        Settings.from_json({"version": 1, "coach": "yes", "theme": ""})
+    settings, problems = Settings.read({"coach": "yes", "theme": "", "mark": "O"})
+    assert settings == Settings(mark=Player.O)
+    assert problems == [
+        "coach: expected true or false, got 'yes'",
+        "theme: expected a theme name, got ''",
+    ]
 
 
 # Files from a newer ttt-tui --------------------------------------------------------

@@ -55,7 +55,9 @@ class TicTacToeApp(App[None]):
         super().__init__()
         self.store = store or Store(enabled=False)
         """Where settings, stats and game records are kept."""
-        settings = settings or self.store.load_settings()
+        # The store checks the saved theme against the themes there are, so an
+        # unknown one is named in a notice rather than silently kept.
+        settings = settings or self.store.load_settings(themes=set(self.available_themes))
         if difficulty is not None:
             settings = replace(settings, difficulty=difficulty)
         if mark is not None:

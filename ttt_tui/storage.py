@@ -34,8 +34,9 @@ Nothing is lost:
 - A file that cannot be read as what it should be (bad JSON, a truncated or
   empty file, a wrong type, an unknown value) is renamed to
   ``NAME.corrupt-<UTC timestamp>``, with a notice for the user naming what
-  was wrong; the other files are untouched. What can be saved is:
-  ``settings.json`` starts again from defaults; for ``games.jsonl`` the
+  was wrong; the other files are untouched. What can be saved is: for
+  ``settings.json`` whose top level is a good object, every good field is kept
+  and only the bad ones fall back to their defaults; for ``games.jsonl`` the
   readable lines are kept in the new file; ``stats.json`` is rebuilt from the
   games in ``games.jsonl`` recorded since the last reset (counted as live).
 - A file whose ``version`` is newer than `FORMAT_VERSION` was written by a
@@ -60,7 +61,7 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -303,7 +304,7 @@ class Settings:
     coach: bool = False
     """Whether the coach shows each move's value."""
     theme: str = "textual-dark"
-    """A Textual theme name; the app falls back to its default for an unknown one."""
+    """A Textual theme name; the app checks it against its themes when loading."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object stored in ``settings.json``."""
@@ -325,20 +326,51 @@ class Settings:
 
         Raises `ValueError` naming the key for a wrong type or an unknown value.
         """
-        merged = {**Settings().to_json(), **data}
-        theme = merged["theme"]
-        if not isinstance(theme, str) or not theme:
-            raise _Invalid(f"theme: expected a theme name, got {theme!r}")
-        return cls(
-            difficulty=_enum(merged, "difficulty", Difficulty),
-            ai_x_difficulty=_enum(merged, "ai_x_difficulty", Difficulty),
-            ai_o_difficulty=_enum(merged, "ai_o_difficulty", Difficulty),
-            mark=_enum(merged, "mark", Player),
-            mode=_enum(merged, "mode", Mode),
-            alternate_start=_bool(merged, "alternate_start"),
-            coach=_bool(merged, "coach"),
-            theme=theme,
-        )
+        settings, problems = cls.read(data)
+        if problems:
+            raise _Invalid(problems[0])
+        return settings
+
+    @classmethod
+    def read(
+        cls, data: Mapping[str, Any], themes: Collection[str] | None = None
+    ) -> tuple[Settings, list[str]]:
+        """Read a settings object field by field, keeping every good field.
+
+        A missing key takes its default, and so does a bad one, which is named
+        in the problems returned with the settings (``coach: expected true or
+        false, got 'yes'``), in the order of the fields. With ``themes``, a
+        theme that is not one of them is bad too.
+        """
+        readers: dict[str, Callable[[Mapping[str, Any], str], object]] = {
+            "difficulty": lambda d, k: _enum(d, k, Difficulty),
+            "ai_x_difficulty": lambda d, k: _enum(d, k, Difficulty),
+            "ai_o_difficulty": lambda d, k: _enum(d, k, Difficulty),
+            "mark": lambda d, k: _enum(d, k, Player),
+            "mode": lambda d, k: _enum(d, k, Mode),
+            "alternate_start": _bool,
+            "coach": _bool,
+            "theme": lambda d, k: _theme(d, k, themes),
+        }
+        values: dict[str, Any] = {}
+        problems: list[str] = []
+        for key, reader in readers.items():
+            if key not in data:
+                continue
+            try:
+                values[key] = reader(data, key)
+            except _Invalid as exc:
+                problems.append(str(exc))
+        return cls(**values), problems
+
+
+def _theme(data: Mapping[str, Any], key: str, themes: Collection[str] | None) -> str:
+    theme = data[key]
+    if not isinstance(theme, str) or not theme:
+        raise _Invalid(f"{key}: expected a theme name, got {theme!r}")
+    if themes is not None and theme not in themes:
+        raise _Invalid(f"{key}: no theme is named {theme!r}")
+    return theme
 
 
 # Stats ----------------------------------------------------------------------
@@ -886,14 +918,21 @@ class Store:
         notices, self._notices = self._notices, []
         return notices
 
-    def load_settings(self) -> Settings:
-        """The saved settings, or defaults if there are none or they cannot be used."""
+    def load_settings(self, themes: Collection[str] | None = None) -> Settings:
+        """The saved settings, or defaults if there are none or they cannot be used.
+
+        A file that is not a JSON object is set aside whole. In a good object
+        each bad field falls back to its default and the others are kept: the
+        file is set aside, the good settings written in its place, and the
+        notice names every bad field. With ``themes`` (the app's theme names)
+        a theme not among them is a bad field too.
+        """
         data = self._read_json(SETTINGS_FILE)
         if data is not None:
-            try:
-                self._settings = Settings.from_json(data)
-            except ValueError as exc:
-                self._set_aside(SETTINGS_FILE, str(exc))
+            settings, problems = Settings.read(data, themes)
+            self._settings = settings
+            if problems:
+                self._repair_settings(problems)
         return self._settings
 
     def save_settings(self, settings: Settings) -> None:
@@ -1112,6 +1151,20 @@ class Store:
             self._notices.append(
                 f"{name} was unreadable ({reason}); moved it to {aside} and started with defaults."
             )
+
+    def _repair_settings(self, problems: list[str]) -> None:
+        """Keep the good fields of a settings file with bad ones, and say which were bad."""
+        fields = [problem.partition(":")[0] for problem in problems]
+        named = ", ".join(fields[:-1]) + " and " + fields[-1] if len(fields) > 1 else fields[0]
+        aside = self._move_aside(SETTINGS_FILE)
+        moved = "" if aside is None else f"moved it to {aside}, "
+        self._notices.append(
+            f"{SETTINGS_FILE} had {_plural(len(problems), 'bad value')}"
+            f" ({'; '.join(problems)}); {moved}kept the other settings and used the"
+            f" default{'' if len(fields) == 1 else 's'} for {named}."
+        )
+        if aside is not None:
+            self._write_json(SETTINGS_FILE, self._settings.to_json())
 
     def _rebuild_stats(self, reason: str) -> None:
         """Set a damaged stats file aside and count the games again, saying so."""
