@@ -9,17 +9,22 @@ from __future__ import annotations
 import asyncio
 import io
 import threading
+from typing import Any
 
 import pytest
 from rich.console import Console
 from textual.binding import Binding
 from textual.command import CommandPalette
+from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
+import ttt_tui.screens.game as game_screen_module
 from tests.support import (
     SIZE,
+    Notes,
     ScriptedAI,
+    cells,
     click_option,
     make_app,
     marks,
@@ -30,9 +35,21 @@ from tests.support import (
     start,
 )
 from ttt_tui.app import TicTacToeApp
-from ttt_tui.engine import CancelCheck, Cell, Difficulty, Player, SearchCancelled
+from ttt_tui.engine import (
+    Analysis,
+    Board,
+    CancelCheck,
+    Cell,
+    Difficulty,
+    Player,
+    SearchCancelled,
+    analyze,
+)
+from ttt_tui.game import Mode
+from ttt_tui.messages import AnalysisReady
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.help import HelpScreen
+from ttt_tui.storage import Settings
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.choice import Choice
@@ -79,10 +96,6 @@ def score(pilot: Pilot[None]) -> str:
     """The score line as drawn."""
     return str(pilot.app.screen.query_one("#score", Static).render())
 
-
-def toasts(pilot: Pilot[None]) -> list[str]:
-    """Notification texts on screen now (needs ``run_test(notifications=True)``)."""
-    return [str(toast.render()) for toast in pilot.app.screen.query("Toast")]
 
 
 # Playing ---------------------------------------------------------------------
@@ -161,12 +174,13 @@ async def test_digits_play_their_square_directly() -> None:
 
 async def test_a_taken_square_is_refused_with_a_notification() -> None:
     app = make_app(ScriptedAI(4))
+    notes = Notes(app)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
         await play(pilot, "1")
         await play(pilot, "5")
         assert marks(screen) == "X...O...."
-        assert any("taken" in text for text in toasts(pilot))
+        assert any("taken" in text for text in notes.messages)
         await play(pilot, "1")
         assert marks(screen) == "X...O...."
 
@@ -289,6 +303,7 @@ async def test_a_finished_game_shows_the_result_and_locks_the_board(
     script: tuple[int, ...], digits: str, message: str, line: set[int], css_class: str
 ) -> None:
     app = make_app(ScriptedAI(*script))
+    notes = Notes(app)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
         await play(pilot, *digits)
@@ -313,7 +328,7 @@ async def test_a_finished_game_shows_the_result_and_locks_the_board(
         assert marks(screen) == final
         assert screen.game.moves == moves
         assert shown_marks(pilot) == final
-        assert any("over" in text for text in toasts(pilot))
+        assert any("over" in text for text in notes.messages)
         # Finishing is counted once, however often the board is poked afterwards.
         assert score(pilot) == f"Wins {wins:d} · Draws {draws:d} · Losses {losses:d}"
 
@@ -342,6 +357,7 @@ async def test_the_score_adds_up_across_games() -> None:
 async def test_moves_are_refused_while_the_ai_thinks_but_the_ui_stays_live() -> None:
     ai = GatedAI(4)
     app = make_app(ai)
+    notes = Notes(app)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
         await pilot.press("1")
@@ -355,7 +371,7 @@ async def test_moves_are_refused_while_the_ai_thinks_but_the_ui_stays_live() -> 
         await pilot.pause()
         assert marks(screen) == "X........"
         assert shown_marks(pilot) == "X........"
-        assert any("Wait" in text for text in toasts(pilot))
+        assert any("Wait" in text for text in notes.messages)
 
         board_view = screen.query_one(BoardView)
         cursor = board_view.cursor
@@ -540,3 +556,201 @@ async def test_command_palette_starts_a_new_game_and_sets_the_difficulty() -> No
         assert app.screen is screen
         assert screen.difficulty is Difficulty.HARD
         assert selected(pilot, "#difficulty") == "Hard"
+
+
+# Holes the planted bugs found (issue 8) ---------------------------------------
+
+
+async def test_game_keys_do_nothing_while_the_terminal_is_too_small() -> None:
+    """Every key bound on the game screen is ignored while the board is hidden,
+    and works again once the terminal is big enough."""
+    app = make_app(ScriptedAI(4, 8))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1")
+        assert marks(screen) == "X...O...."
+        board_view = screen.query_one(BoardView)
+        settings, moves = screen.settings, list(screen.game.moves)
+
+        await pilot.resize_terminal(MIN_WIDTH - 16, MIN_HEIGHT - 6)
+        await pilot.pause()
+        assert screen.has_class("-too-small")
+        game_keys = [
+            *"123456789",
+            *("up", "down", "left", "right", "h", "j", "k", "l", "enter", "space"),
+            *"ndurcips",
+        ]
+        for key in game_keys:
+            await play(pilot, key)
+            assert app.screen is screen, key
+            assert screen.game.moves == moves, key
+            assert screen.settings == settings, key
+            assert board_view.cursor == 0, key
+            assert not screen.hint_requested, key
+        assert screen.game.redo_stack == []
+
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert not screen.has_class("-too-small")
+        assert shown_marks(pilot) == "X...O...."
+        await play(pilot, "3")
+        assert marks(screen) == "X.X.O...O"
+
+
+async def test_a_click_on_a_taken_square_changes_nothing() -> None:
+    """Clicking your own mark or the computer's leaves the board, the moves and the
+    drawing as they were, and says the square is taken."""
+    app = make_app(ScriptedAI(4, 8))
+    notes = Notes(app)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await start(pilot)
+        assert await pilot.click("#cell-0")
+        await settle(pilot)
+        assert marks(screen) == "X...O...."
+        for taken in (0, 4):
+            assert await pilot.click(f"#cell-{taken}")
+            await settle(pilot)
+            assert marks(screen) == "X...O....", taken
+            assert screen.game.moves == [0, 4], taken
+            assert shown_marks(pilot) == "X...O....", taken
+            assert not screen.game.is_over
+        assert any("taken" in text for text in notes.messages)
+        # The click still counts as a click: the next free square plays.
+        assert await pilot.click("#cell-1")
+        await settle(pilot)
+        assert marks(screen) == "XX..O...O"
+
+
+WINNING_LINES = {
+    "top-row": (0, 1, 2),
+    "middle-row": (3, 4, 5),
+    "bottom-row": (6, 7, 8),
+    "left-column": (0, 3, 6),
+    "middle-column": (1, 4, 7),
+    "right-column": (2, 5, 8),
+    "diagonal": (0, 4, 8),
+    "anti-diagonal": (2, 4, 6),
+}
+"""Every line of three, as the board lights it."""
+
+
+async def test_the_board_lights_every_winning_line_for_either_side() -> None:
+    """Each of the eight lines, won by X and then by O, is lit on exactly its squares."""
+    app = make_app(settings=Settings(mode=Mode.TWO_PLAYERS))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        for name, line in WINNING_LINES.items():
+            others = [cell for cell in range(9) if cell not in line]
+            # X takes the line while O plays elsewhere; then O takes it, X elsewhere.
+            for winner, moves in (
+                ("X", [line[0], others[0], line[1], others[1], line[2]]),
+                ("O", [others[0], line[0], others[1], line[1], others[3], line[2]]),
+            ):
+                await play(pilot, "n", *(str(cell + 1) for cell in moves[:-1]))
+                assert cells_with(pilot, "-win") == set(), (name, winner)
+                await play(pilot, str(moves[-1] + 1))
+                assert screen.game.is_over, (name, winner)
+                assert status(pilot).message == f"{winner} wins!", (name, winner)
+                assert cells_with(pilot, "-win") == set(line), (name, winner)
+
+
+async def test_a_win_on_two_lines_at_once_lights_both() -> None:
+    """X's last move in the centre finishes both diagonals: all five squares are lit."""
+    app = make_app(settings=Settings(mode=Mode.TWO_PLAYERS))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1", "2", "3", "4", "7", "6", "9", "8", "5")
+        assert screen.game.is_over
+        assert cells_with(pilot, "-win") == {0, 2, 4, 6, 8}
+
+
+class HeldAnalysis:
+    """The real `analyze`, held back in the worker thread until the test lets it go.
+
+    The first call is held until `first_done`; later calls until `later_done`.
+    It ignores cancellation, as a search that is nearly done would.
+    """
+
+    def __init__(self) -> None:
+        self.boards: list[Board] = []
+        """The boards analysed, in order."""
+        self.first_started = threading.Event()
+        self.first_done = threading.Event()
+        self.later_done = threading.Event()
+
+    def __call__(self, board: Board, cancelled: CancelCheck | None = None) -> Analysis:
+        self.boards.append(board)
+        result = analyze(board)
+        if len(self.boards) == 1:
+            self.first_started.set()
+            gate = self.first_done
+        else:
+            gate = self.later_done
+        assert gate.wait(10), "the test never let the analysis finish"
+        return result
+
+
+async def test_a_coach_analysis_that_lands_after_a_move_is_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The analysis of the empty board finishes while X's first move is being played:
+    it arrives for a position that is gone, and no verdict of it is shown."""
+    held = HeldAnalysis()
+    monkeypatch.setattr(game_screen_module, "analyze", held)
+    app = make_app(settings=Settings(mode=Mode.TWO_PLAYERS, coach=True))
+    seen: list[Message] = []
+    async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, GameScreen)
+        await wait_for(held.first_started)
+        assert held.boards == [Board.empty()]
+
+        # The worker posts its result from its own thread; note when it has.
+        posted: list[AnalysisReady] = []
+        arrived = threading.Event()
+        post = screen.post_message
+
+        def noting_post(message: Message) -> bool:
+            queued = post(message)
+            if isinstance(message, AnalysisReady):
+                posted.append(message)
+                arrived.set()
+            return queued
+
+        monkeypatch.setattr(screen, "post_message", noting_post)
+
+        # While X's move is being made, the old analysis finishes and is posted:
+        # it reaches the screen only after the move, the worst moment for it.
+        game = screen.game
+        real_play = game.play
+
+        def play_as_the_analysis_lands(*args: Any) -> Board:
+            held.first_done.set()
+            assert arrived.wait(10), "the analysis was never posted"
+            return real_play(*args)
+
+        monkeypatch.setattr(game, "play", play_as_the_analysis_lands)
+        await pilot.press("1")
+        for _ in range(100):
+            if posted and any(message is posted[0] for message in seen):
+                break
+            await pilot.pause()
+        else:
+            raise AssertionError("the stale analysis never reached the screen")
+        await pilot.pause()
+
+        # Its verdicts, for the empty board, would put one on X's square.
+        assert marks(screen) == "X........"
+        assert posted[0].analysis.board == Board.empty()
+        assert screen.analysis is None
+        assert screen.query_one(BoardView).verdicts == {}
+        assert all(cell.verdict is None for cell in cells(pilot))
+
+        # The analysis of the board on screen is the one that shows.
+        held.later_done.set()
+        await settle(pilot)
+        assert held.boards == [Board.empty(), Board.parse("X........")]
+        expected = dict(analyze(Board.parse("X........")).moves)
+        assert screen.query_one(BoardView).verdicts == expected
+        assert cells(pilot)[0].verdict is None
