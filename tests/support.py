@@ -190,6 +190,16 @@ async def start(pilot: Pilot[None]) -> GameScreen:
     return screen
 
 
+async def start_blocked(pilot: Pilot[None], ai: ScriptedAI) -> GameScreen:
+    """First layout of a game whose computer is held at its first move."""
+    await pilot.pause()
+    await calls_begun(ai, 1)
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, GameScreen)
+    return screen
+
+
 async def play(pilot: Pilot[None], *keys: str) -> None:
     """Press keys one at a time, letting the computer (and the coach) finish after each."""
     for key in keys:
@@ -219,13 +229,13 @@ def playing_quietly(*keys: str) -> RunBefore:
     return run_before
 
 
-async def click_option(pilot: Pilot[None], selector: str, label: str) -> None:
+async def click_option(pilot: Pilot[None], selector: str, label: str, button: int = 1) -> None:
     """Click the middle of an option of a segmented control, found by its label."""
     choice = pilot.app.screen.query_one(selector, Choice)
     labels = [shown for _, shown in choice.options]
     index = labels.index(label)
     x = (2 * index + 1) * choice.size.width // (2 * len(labels))
-    assert await pilot.click(selector, offset=(x, 0))
+    assert await pilot.click(selector, offset=(x, 0), button=button)
 
 
 # Reading the screen ----------------------------------------------------------

@@ -93,8 +93,10 @@ def status(pilot: Pilot[None]) -> StatusLine:
 
 
 def score(pilot: Pilot[None]) -> str:
-    """The score line as drawn."""
-    return str(pilot.app.screen.query_one("#score", Static).render())
+    """The score's counts as drawn, under its "This session" label."""
+    label, counts = str(pilot.app.screen.query_one("#score").render()).splitlines()
+    assert label == "This session"
+    return counts
 
 
 
@@ -312,6 +314,9 @@ async def test_a_finished_game_shows_the_result_and_locks_the_board(
         assert status(pilot).message == message
         assert status(pilot).has_class(css_class)
         assert cells_with(pilot, "-win") == line
+        # A loss is drawn in the losing colour, not the winner's green.
+        assert cells_with(pilot, "-lost") == (line if css_class == "-lost" else set())
+        assert status(pilot).detail == "n: new game\nu: undo, to study it"
         wins, draws, losses = (message == "You win!", message == "Draw", message == "AI wins")
         assert score(pilot) == f"Wins {wins:d} · Draws {draws:d} · Losses {losses:d}"
 

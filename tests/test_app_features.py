@@ -33,10 +33,11 @@ from tests.support import (
     settle,
     shown_marks,
     start,
+    start_blocked,
 )
 from ttt_tui.engine import Board, CancelCheck, Difficulty, Outcome, Player, Verdict, analyze
 from ttt_tui.game import Mode
-from ttt_tui.screens.game import GameScreen
+from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.storage import Result, Settings
 from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.cell import short_verdict
@@ -362,16 +363,6 @@ async def test_no_hint_on_the_ai_s_turn_or_after_the_game_ends() -> None:
         assert hinted(pilot) == set()
 
 
-async def start_blocked(pilot: Pilot[None], ai: ScriptedAI) -> GameScreen:
-    """First layout of a game whose computer is held at its first move."""
-    await pilot.pause()
-    await calls_begun(ai, 1)
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, GameScreen)
-    return screen
-
-
 # Undo and redo ---------------------------------------------------------------
 
 
@@ -500,30 +491,30 @@ async def test_in_ai_vs_ai_undo_and_hints_are_refused() -> None:
         moves = list(screen.game.moves)
         before = len(notes.messages)
         await play(pilot, "u")
-        assert notes.since(before) == ["Undo is for games with a person in them."]
+        assert notes.since(before) == ["AI vs AI is over: press n for a new game."]
         assert screen.game.moves == moves
         assert not screen.game.undo_used
         before = len(notes.messages)
         await play(pilot, "i")
-        assert notes.since(before) == ["The game is over: no hint needed."]
+        assert notes.since(before) == []  # the same words are still on screen
         assert screen.game.hints_used == 0
 
 
-async def test_in_ai_vs_ai_a_hint_shows_the_engine_to_move_its_best_moves() -> None:
-    """Hints work in every mode: watching AI vs AI, they show what the side to move should play."""
+async def test_in_ai_vs_ai_a_hint_is_refused_and_not_counted() -> None:
+    """Hints are for a person's turn: in AI vs AI ``i`` says why it does nothing,
+    shows nothing and counts nothing (the record's hints_used stays 0)."""
     ai = GatedAI()
     app = make_app(ai, settings=Settings(mode=Mode.AI_VS_AI))
+    notes = Notes(app)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_blocked(pilot, ai)
         await pilot.press("i")
-        for _ in range(200):  # the analysis worker answers within a few pauses
-            if screen.analysis is not None:
-                break
-            await pilot.pause()
         await pilot.pause()
-        assert screen.game.moves == []
-        assert screen.game.hints_used == 1
-        assert hinted(pilot) == set(analyze(Board.empty()).best)
+        assert notes.messages == ["AI vs AI: the computer plays both sides; p pauses."]
+        assert screen.game.hints_used == 0
+        assert not screen.hint_requested
+        assert hinted(pilot) == set()
+        assert not screen.query_one("#hints-used").display
 
 
 async def test_playing_o_undo_never_removes_the_ai_s_opening_move_alone() -> None:
@@ -688,7 +679,8 @@ async def test_p_pauses_ai_vs_ai_and_no_move_is_made_until_p_again() -> None:
         await pilot.press("p")
         await pilot.pause()
         assert screen.paused
-        assert status(pilot) == "Paused: p resumes (O Medium to move)"
+        assert status(pilot) == "Paused: p resumes"
+        assert screen.query_one("#status", StatusLine).detail == "O (Medium) to move"
         ai.allow()
         await settle(pilot)
         await pilot.pause()
@@ -784,19 +776,23 @@ async def test_alternate_start_swaps_the_engines_difficulties_in_ai_vs_ai() -> N
             assert difficulty is (Difficulty.HARD if side is Player.X else Difficulty.EASY)
 
 
-async def test_the_whole_paused_message_fits_in_the_status_line() -> None:
+@pytest.mark.parametrize("size", [SIZE, (MIN_WIDTH, MIN_HEIGHT)], ids=["100x30", "minimum"])
+async def test_the_paused_message_breaks_between_phrases(size: tuple[int, int]) -> None:
+    """Each phrase on its own line: a wrap in mid-phrase read "(X Medium to / move)"."""
     ai = GatedAI()
     app = make_app(ai, settings=Settings(mode=Mode.AI_VS_AI, ai_x_difficulty=Difficulty.EASY))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         screen = await start_blocked(pilot, ai)
         await pilot.press("p")
         ai.allow()
         await settle(pilot)
         line = screen.query_one("#status", StatusLine)
-        assert line.message == "Paused: p resumes (X Easy to move)"
+        assert (line.message, line.detail) == ("Paused: p resumes", "X (Easy) to move")
         width, height = line.content_size
-        assert len(line.message) > width  # it needs a second line here
-        assert height >= 2
+        lines = str(line.render()).splitlines()
+        assert lines == ["Paused: p resumes", "X (Easy) to move"]
+        assert all(len(text) <= width for text in lines)  # so nothing wraps
+        assert height == 2
 
 
 async def test_pause_is_offered_in_the_footer_only_in_ai_vs_ai() -> None:

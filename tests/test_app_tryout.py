@@ -11,11 +11,38 @@ from pathlib import Path
 
 import pytest
 from textual import events
-from textual.widgets import Static
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Static
+from textual.widgets._footer import FooterKey
 
-from tests.support import SIZE, make_app, start
-from ttt_tui.screens.stats import StatsScreen
-from ttt_tui.storage import Store
+from tests.support import (
+    SIZE,
+    GatedAI,
+    Notes,
+    ScriptedAI,
+    click_option,
+    make_app,
+    play,
+    settle,
+    start,
+    start_blocked,
+)
+from ttt_tui.app import TicTacToeApp
+from ttt_tui.engine import Difficulty, Player
+from ttt_tui.game import Mode
+from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH
+from ttt_tui.screens.stats import COLUMNS, SHORT_COLUMNS, StatsScreen
+from ttt_tui.storage import Settings, Store
+from ttt_tui.widgets.cell import Cell as CellWidget
+from ttt_tui.widgets.history import History
+from ttt_tui.widgets.score import Score
+
+
+def footer_keys(pilot: Pilot[None]) -> list[str]:
+    """The footer's keys as shown, e.g. ``n New``, less the command palette's."""
+    keys = pilot.app.screen.query(FooterKey).exclude(".-command-palette")
+    return [f"{key.key_display} {key.description}" for key in keys]
+
 
 # Crashes ---------------------------------------------------------------------
 
@@ -66,3 +93,193 @@ async def test_stats_screen_shows_the_data_directory_as_written(tmp_path: Path, 
         assert isinstance(app.screen, StatsScreen)
         where = app.screen.query_one("#where", Static)
         assert str(where.render()) == f"Kept in {data}"
+
+
+# Modes: keys and clicks that mean nothing there say why, and change nothing ------
+
+
+async def test_d_changes_no_hidden_setting_outside_you_vs_ai() -> None:
+    """In two players and AI vs AI ``d`` used to change the You-vs-AI difficulty and announce it."""
+    for mode, said in [
+        (Mode.TWO_PLAYERS, "Two players: there is no computer to set a difficulty for."),
+        (Mode.AI_VS_AI, "AI vs AI: set each engine's level in the sidebar."),
+    ]:
+        ai = GatedAI()
+        app = make_app(ai, settings=Settings(mode=mode))
+        notes = Notes(app)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = (
+                await start(pilot) if mode is Mode.TWO_PLAYERS else await start_blocked(pilot, ai)
+            )
+            before = screen.settings
+            await pilot.press("d")
+            await pilot.pause()
+            assert screen.settings == before
+            assert notes.messages == [said]
+
+
+async def test_only_the_left_button_plays_a_square_or_picks_an_option() -> None:
+    app = make_app(ScriptedAI(0))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        for button in (2, 3):  # middle, right
+            assert await pilot.click("#cell-4", button=button)
+            await click_option(pilot, "#difficulty", "Hard", button=button)
+            await settle(pilot)
+        assert screen.game.moves == []
+        assert screen.settings.difficulty is Difficulty.MEDIUM
+        assert await pilot.click("#cell-4", button=1)
+        await settle(pilot)
+        assert screen.game.moves == [4, 0]
+        await click_option(pilot, "#difficulty", "Hard")
+        assert screen.settings.difficulty is Difficulty.HARD
+
+
+async def test_ai_vs_ai_offers_only_what_works_there() -> None:
+    """No Play, Undo, Redo or Hint in the footer; Pause reads Resume while paused;
+    a click says the game is paused; the hint counter is hidden."""
+    ai = GatedAI()
+    app = make_app(ai, settings=Settings(mode=Mode.AI_VS_AI))
+    notes = Notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_blocked(pilot, ai)
+        assert footer_keys(pilot) == ["n New", "c Coach", "p Pause", "s Stats", "? Help", "q Quit"]
+        assert not screen.query_one("#hints-used").display
+
+        await pilot.press("p")
+        await pilot.pause()
+        assert screen.paused
+        assert "p Resume" in footer_keys(pilot)
+        assert await pilot.click("#cell-8")
+        await pilot.pause()
+        assert notes.messages == ["Paused: the computer plays both sides here; p resumes."]
+        assert screen.game.moves == []
+
+        await pilot.press("p")
+        ai.allow()
+        await settle(pilot)
+        assert screen.game.is_over
+        assert "p Pause" not in footer_keys(pilot) and "p Resume" not in footer_keys(pilot)
+        before = len(notes.messages)
+        await pilot.press("p")
+        await pilot.pause()
+        assert notes.since(before) == ["AI vs AI is over: press n for a new game."]
+
+
+async def test_you_vs_ai_footer_and_score_label() -> None:
+    """The footer has the essential keys; the score says it counts this session."""
+    app = make_app(ScriptedAI())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert footer_keys(pilot) == [
+            "n New", "u Undo", "c Coach", "i Hint", "s Stats", "? Help", "q Quit",
+        ]  # fmt: skip
+        assert str(screen.query_one(Score).render()).splitlines() == [
+            "This session",
+            "Wins 0 · Draws 0 · Losses 0",
+        ]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (MIN_WIDTH, MIN_HEIGHT)], ids=["80x24", "minimum"])
+@pytest.mark.parametrize("mode", list(Mode), ids=[mode.value for mode in Mode])
+async def test_every_footer_key_and_the_score_are_whole_at_advertised_sizes(
+    size: tuple[int, int], mode: Mode
+) -> None:
+    """At 80x24 "Quit" (and in AI vs AI "Help") fell off the footer; at the minimum
+    labels were cut mid-word and the score wrapped."""
+    ai = GatedAI()
+    app = make_app(ai, settings=Settings(mode=mode))
+    async with app.run_test(size=size) as pilot:
+        screen = await (start_blocked(pilot, ai) if mode is Mode.AI_VS_AI else start(pilot))
+        width = size[0]
+        assert footer_keys(pilot)[-2:] == ["? Help", "q Quit"]
+        for key in screen.query(FooterKey):
+            assert key.region.right <= width, f"{key.description} is cut at {key.region}"
+        score = screen.query_one(Score)
+        for line in str(score.render()).splitlines():
+            assert len(line) <= score.content_size.width, line
+
+
+# Endings ---------------------------------------------------------------------
+
+
+async def test_alternate_who_starts_swaps_on_n_even_on_an_empty_board() -> None:
+    """``n`` with the option on swapped only after a move, silently; now it always
+    swaps and says so."""
+    app = make_app(ScriptedAI(), settings=Settings(alternate_start=True))
+    notes = Notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert screen.game.human is Player.X
+        await play(pilot, "n")
+        assert screen.game.human is Player.O
+        assert notes.messages == ["Sides swapped: you play O."]
+        await play(pilot, "n")
+        assert screen.game.human is Player.X
+
+
+async def test_the_palette_offers_undo_redo_hint_pause_and_marks() -> None:
+    def titles(app: TicTacToeApp) -> set[str]:
+        return {command.title for command in app.get_system_commands(app.screen)}
+
+    app = make_app(ScriptedAI())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert {"Undo", "Redo", "Hint", "Play as X", "Play as O"} <= titles(app)
+        screen.set_mode(Mode.AI_VS_AI)
+        screen.action_pause()
+        await pilot.pause()
+        assert "Resume" in titles(app) and "Undo" not in titles(app)
+        screen.action_resume()
+        assert "Pause" in titles(app)
+
+
+# Looks -----------------------------------------------------------------------
+
+
+async def test_with_no_color_the_cursor_is_marked_in_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In greys the cursor and a hinted square had the same background: the cursor
+    square now shows its number between pointers, whatever the colours."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(ScriptedAI(0))
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play(pilot, "5", "i", "right")
+        cursor = pilot.app.screen.query_one("#cell-5", CellWidget)
+        hinted = [c for c in pilot.app.screen.query(CellWidget) if c.hint and c is not cursor]
+        assert hinted
+        assert str(cursor.render()).splitlines()[0] == "▶ 6 ◀"
+        for cell in hinted:
+            assert "▶" not in str(cell.render())
+
+
+async def test_the_move_list_grows_with_a_tall_terminal() -> None:
+    """At 200x60 the Moves box stayed 6 rows high above 30 empty rows."""
+    app = make_app(ScriptedAI())
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await start(pilot)
+        assert screen.query_one(History).size.height >= 20
+
+
+@pytest.mark.parametrize(
+    ("size", "headings"),
+    [((100, 30), COLUMNS), ((80, 24), COLUMNS), ((MIN_WIDTH, MIN_HEIGHT), SHORT_COLUMNS)],
+    ids=["100x30", "80x24", "minimum"],
+)
+async def test_the_stats_table_shows_every_column(
+    size: tuple[int, int], headings: tuple[str, ...]
+) -> None:
+    """At the minimum the X wins / O wins columns were cut off: narrow screens get
+    short headings (explained under the table) instead."""
+    app = make_app(ScriptedAI(8, 7))
+    async with app.run_test(size=size) as pilot:
+        await start(pilot)
+        await play(pilot, "1", "2", "3", "s")
+        stats = app.screen
+        assert isinstance(stats, StatsScreen)
+        table = stats.query_one(DataTable)
+        assert tuple(str(column.label) for column in table.columns.values()) == headings
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        assert stats.query_one("#short-key").display is (headings == SHORT_COLUMNS)
+        wins = headings.index("Wins" if headings == COLUMNS else "W")
+        assert table.get_row("human_vs_ai/medium")[wins] == "1"

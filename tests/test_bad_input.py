@@ -299,7 +299,7 @@ async def play_a_game(pilot: Pilot[None], screen: GameScreen) -> None:
 
 def score_total(screen: GameScreen) -> int:
     """Games counted in the sidebar's score line, as drawn ("Wins 0 · Draws 1 · Losses 0")."""
-    text = str(screen.query_one("#score", Static).render())
+    text = str(screen.query_one("#score").render())
     return sum(int(n) for n in re.findall(r"\d+", text))
 
 

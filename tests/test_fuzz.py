@@ -71,6 +71,7 @@ from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
+from ttt_tui.widgets.score import Score
 from ttt_tui.widgets.sidebar import Sidebar
 from ttt_tui.widgets.status import StatusLine
 
@@ -471,22 +472,27 @@ def draw_events(seed: int, count: int) -> Iterator[Event]:
 
 
 def expected_status(screen: GameScreen) -> Callable[[str], bool]:
-    """What the status line may say, worked out from the board and who plays."""
+    """What the status line may say (message and detail, a line apart), worked out
+    from the board and who plays."""
     game = screen.game
     status = game.status
     to_move = game.board.to_move
+    next_steps = (
+        "n: new game" if game.mode is Mode.AI_VS_AI else "n: new game\nu: undo, to study it"
+    )
     if status is Status.DRAW:
-        return lambda text: text == "Draw"
+        return lambda text: text == f"Draw\n{next_steps}"
     winner = status.winner
     if winner is not None:
         if game.mode is Mode.HUMAN_VS_AI:
             said = "You win!" if winner is game.human else "AI wins"
         else:
             said = f"{winner.value} wins!"
-        return lambda text: text == said
+        return lambda text: text == f"{said}\n{next_steps}"
     if game.mode is Mode.AI_VS_AI:
         if screen.paused:
-            return lambda text: text.startswith("Paused") and f"({to_move.value} " in text
+            level = screen.difficulty_for(to_move).value.capitalize()
+            return lambda text: text == f"Paused: p resumes\n{to_move.value} ({level}) to move"
         return lambda text: text.startswith(f"{to_move.value} (") and "thinking" in text
     if game.mode is Mode.TWO_PLAYERS:
         return lambda text: text == f"{to_move.value} to move"
@@ -942,9 +948,10 @@ class Fuzzer:
         text = screen.status_text()
         if status.message != text:
             found.append(f"the status line says {status.message!r}, status_text() {text!r}")
-        if not expected_status(screen)(status.message):
+        said = "\n".join(filter(None, [status.message, status.detail]))
+        if not expected_status(screen)(said):
             found.append(
-                f"the status line says {status.message!r} on {board} ({board.status.value},"
+                f"the status line says {said!r} on {board} ({board.status.value},"
                 f" {game.mode.value}, human {game.human.value}, paused={screen.paused})"
             )
         if status.thinking != screen.thinking:
@@ -1012,8 +1019,8 @@ class Fuzzer:
                     f" games ended {dict(tally[mode])}"
                 )
         mode = screen.game.mode
-        expected = " · ".join(f"{OUTCOME_LABELS[o]} {tally[mode][o]}" for o in outcomes_for(mode))
-        shown = str(screen.query_one("#score", Static).render())
+        expected = tuple((*OUTCOME_LABELS[o], tally[mode][o]) for o in outcomes_for(mode))
+        shown = screen.query_one(Score).counts
         if shown != expected:
             found.append(f"the score line says {shown!r}, expected {expected!r}")
         return found

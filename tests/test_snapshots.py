@@ -49,3 +49,27 @@ def test_help_screen(snap_compare: SnapCompare) -> None:
 def test_too_small_terminal(snap_compare: SnapCompare) -> None:
     """Below the minimum size the layout gives way to a message."""
     assert snap_compare(make_app(), terminal_size=(40, 12), run_before=playing())
+
+
+def test_game_at_the_minimum_size(snap_compare: SnapCompare) -> None:
+    """56x16, the smallest advertised: every footer key whole, short score labels."""
+    app = make_app(0, 6, 8)
+    assert snap_compare(app, terminal_size=(56, 16), run_before=playing("5", "3"))
+
+
+def test_game_at_80x24(snap_compare: SnapCompare) -> None:
+    """A classic terminal: the footer keeps Help and Quit."""
+    app = make_app(0, 6, 8)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=playing("5", "3"))
+
+
+def test_lost_game(snap_compare: SnapCompare) -> None:
+    """The computer's line in the losing colour, and what to do next."""
+    app = make_app(0, 1, 2)
+    assert snap_compare(app, terminal_size=SIZE, run_before=playing("4", "5", "9"))
+
+
+def test_stats_at_the_minimum_size(snap_compare: SnapCompare) -> None:
+    """Short headings, explained, so every column fits 56 columns."""
+    app = make_app(8, 7)
+    assert snap_compare(app, terminal_size=(56, 16), run_before=playing("1", "2", "3", "s"))

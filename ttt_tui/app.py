@@ -154,6 +154,22 @@ class TicTacToeApp(App[None]):
             yield SystemCommand(
                 f"Mode: {mode.label}", "Starts a new game", lambda m=mode: game.set_mode(m)
             )
-        yield SystemCommand("Coach on/off", "Show minimax's verdicts", game.action_toggle_coach)
+        if game.game.mode is Mode.AI_VS_AI:
+            if game.paused:
+                yield SystemCommand("Resume", "AI vs AI plays on (p)", game.action_resume)
+            else:
+                yield SystemCommand("Pause", "Stop AI vs AI after this move (p)", game.action_pause)
+        else:
+            yield SystemCommand("Undo", "Back to your previous turn (u)", game.action_undo)
+            yield SystemCommand("Redo", "Replay what undo took back (r)", game.action_redo)
+            yield SystemCommand("Hint", "Highlight the best moves (i)", game.action_hint)
+        if game.game.mode is Mode.HUMAN_VS_AI:
+            for mark in Player:
+                yield SystemCommand(
+                    f"Play as {mark.value}",
+                    "X moves first; starts a new game",
+                    lambda m=mark: game.set_mark(m),
+                )
+        yield SystemCommand("Coach on/off", "Show minimax's verdicts (c)", game.action_toggle_coach)
         yield SystemCommand("Stats", "All-time results", game.action_stats)
         yield SystemCommand("Help", "The rules and every key", self.action_help)

@@ -40,6 +40,7 @@ from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
+from ttt_tui.widgets.score import Score
 from ttt_tui.widgets.sidebar import Sidebar
 from ttt_tui.widgets.status import StatusLine
 
@@ -47,6 +48,10 @@ MIN_WIDTH = 56
 """Narrowest terminal the layout fits."""
 MIN_HEIGHT = 16
 """Shortest terminal the layout fits."""
+
+
+COMFORTABLE_WIDTH = 80
+"""Narrowest terminal whose footer fits every key with room to spare."""
 
 
 def is_too_small(width: int, height: int) -> bool:
@@ -61,12 +66,13 @@ MoveChooser = Callable[[Board, Difficulty, random.Random, CancelCheck | None], C
 """Picks the computer's move; `choose_move` unless a test slows it down."""
 
 OUTCOME_LABELS = {
-    "win": "Wins",
-    "draw": "Draws",
-    "loss": "Losses",
-    "x_won": "X wins",
-    "o_won": "O wins",
+    "win": ("Wins", "W"),
+    "draw": ("Draws", "D"),
+    "loss": ("Losses", "L"),
+    "x_won": ("X wins", "X"),
+    "o_won": ("O wins", "O"),
 }
+"""Each outcome's label in the score, and its short form for a narrow sidebar."""
 
 
 class GameScreen(Screen[None]):
@@ -82,7 +88,7 @@ class GameScreen(Screen[None]):
         Binding("down,j", "move_cursor(1, 0)", "Down", show=False),
         Binding("left,h", "move_cursor(0, -1)", "Left", show=False),
         Binding("right,l", "move_cursor(0, 1)", "Right", show=False),
-        Binding("enter,space", "play_cursor", "Play", key_display="⏎"),
+        Binding("enter,space", "play_cursor", "Play", show=False),
         *(
             Binding(str(cell + 1), f"play({cell})", f"Play square {cell + 1}", show=False)
             for cell in range(9)
@@ -90,12 +96,23 @@ class GameScreen(Screen[None]):
         Binding("n", "new_game", "New"),
         Binding("d", "cycle_difficulty", "Difficulty", show=False),
         Binding("u", "undo", "Undo"),
-        Binding("r", "redo", "Redo"),
+        Binding("r", "redo", "Redo", show=False),
         Binding("c", "toggle_coach", "Coach"),
         Binding("i", "hint", "Hint"),
         Binding("p", "pause", "Pause"),
+        Binding("p", "resume", "Resume"),
+        # In AI vs AI the keys above that need a person say why they do nothing.
+        Binding(
+            ",".join(["enter", "space", "u", "r", "i", "p", *(str(c + 1) for c in range(9))]),
+            "computer_plays_both",
+            show=False,
+        ),
         Binding("s", "stats", "Stats"),
     ]
+    PERSON_ACTIONS: ClassVar[frozenset[str]] = frozenset(
+        {"play", "play_cursor", "undo", "redo", "hint"}
+    )
+    """Actions for games with a person in them: off (and out of the footer) in AI vs AI."""
 
     def __init__(
         self,
@@ -133,6 +150,8 @@ class GameScreen(Screen[None]):
         """Minimax's view of the current position, once computed."""
         self.hint_requested = False
         """Whether the person asked for a hint in the current position."""
+        self._keys_for: tuple[Mode, bool, bool] | None = None
+        """The mode, pause and game-over state the footer's keys were last worked out for."""
         self._last_warning = ""
         self._last_warning_until = 0.0
 
@@ -188,6 +207,10 @@ class GameScreen(Screen[None]):
             self.hint_requested = False
         self._finish_if_over()
         self._sync()
+        keys = (self.game.mode, self.paused, self.game.is_over)
+        if keys != self._keys_for:
+            self._keys_for = keys
+            self.refresh_bindings()
         if self.game.ai_to_move and not self.paused:
             self._start_thinking()
         wanted = self.settings.coach or self.hint_requested
@@ -224,7 +247,7 @@ class GameScreen(Screen[None]):
                 break
             time.sleep(min(remaining, 0.02))
         if not worker.is_cancelled:
-            self.post_message(AIMoved(token, cell))
+            self.post_message(AIMoved(token, cell, difficulty))
 
     @on(AIMoved)
     def _apply_ai_move(self, message: AIMoved) -> None:
@@ -232,7 +255,7 @@ class GameScreen(Screen[None]):
             self.stale_results += 1
             return
         self.thinking = False
-        self.game.play(message.cell)
+        self.game.play(message.cell, message.level)
         self._changed()
 
     @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
@@ -290,22 +313,10 @@ class GameScreen(Screen[None]):
     def _record(self, result: Result) -> None:
         game = self.game
         game.result_recorded = True
-        human = game.human if game.mode is Mode.HUMAN_VS_AI else None
-        outcome = stats_outcome(result, human)
+        record = GameRecord.from_game(game, result, datetime.now(UTC), self.difficulty_for)
+        outcome = stats_outcome(result, record.human_mark)
         if outcome is not None:
             self.session_score[game.mode][outcome] += 1
-        record = GameRecord(
-            started=game.started,
-            ended=datetime.now(UTC),
-            mode=game.mode,
-            x_difficulty=None if game.is_human(Player.X) else self.difficulty_for(Player.X),
-            o_difficulty=None if game.is_human(Player.O) else self.difficulty_for(Player.O),
-            human_mark=human,
-            moves=tuple(game.moves),
-            result=result,
-            undo_used=game.undo_used,
-            hints_used=game.hints_used,
-        )
         self.store.record_game(record)
         self.show_store_notices()
 
@@ -346,8 +357,8 @@ class GameScreen(Screen[None]):
             self.query_one("#coach", Checkbox).value = self.settings.coach
             self.query_one("#alternate", Checkbox).value = self.settings.alternate_start
         score = self.session_score[game.mode]
-        self.query_one("#score", Static).update(
-            " · ".join(f"{OUTCOME_LABELS[o]} {score[o]}" for o in outcomes_for(game.mode))
+        self.query_one(Score).counts = tuple(
+            (*OUTCOME_LABELS[o], score[o]) for o in outcomes_for(game.mode)
         )
         self._sync_hints_used()
         history = self.query_one(History)
@@ -360,8 +371,13 @@ class GameScreen(Screen[None]):
 
     def _sync_board(self) -> None:
         board_view = self.query_one(BoardView)
-        board_view.board = self.game.board
-        board_view.last_move = self.game.last_move
+        game = self.game
+        winner = game.status.winner
+        board_view.line_lost = (
+            winner is not None and game.mode is Mode.HUMAN_VS_AI and not game.is_human(winner)
+        )
+        board_view.board = game.board
+        board_view.last_move = game.last_move
         analysis = self.analysis
         board_view.verdicts = dict(analysis.moves) if analysis and self.settings.coach else {}
         show_hint = analysis is not None and self.hint_requested
@@ -371,6 +387,7 @@ class GameScreen(Screen[None]):
         status = self.query_one(StatusLine)
         status.thinking = self.thinking
         status.message = self.status_text()
+        status.detail = self.status_detail()
         game = self.game
         winner = game.status.winner
         one_human = game.mode is Mode.HUMAN_VS_AI
@@ -378,21 +395,36 @@ class GameScreen(Screen[None]):
         status.set_class(winner is not None and one_human and not game.is_human(winner), "-lost")
         status.set_class(game.status is Status.DRAW, "-drawn")
 
+    def status_detail(self) -> str:
+        """The status line's second part: what to do next, or who is to move when paused."""
+        game = self.game
+        if game.is_over:
+            if game.mode is Mode.AI_VS_AI:
+                return "n: new game"
+            return "n: new game\nu: undo, to study it"
+        if game.mode is Mode.AI_VS_AI and self.paused:
+            to_move = game.board.to_move
+            return f"{to_move.value} ({self.difficulty_for(to_move).value.capitalize()}) to move"
+        return ""
+
     def status_text(self) -> str:
         """What the status line says about the game now."""
         game = self.game
         result = game.status
         to_move = game.board.to_move
-        if result is Status.DRAW:
-            return "Draw"
-        if result.winner is not None:
-            if game.mode is Mode.HUMAN_VS_AI:
-                return "You win!" if game.is_human(result.winner) else "AI wins"
-            return f"{result.winner.value} wins!"
+        winner = result.winner
+        if game.is_over:
+            if winner is None:
+                headline = "Draw"
+            elif game.mode is Mode.HUMAN_VS_AI:
+                headline = "You win!" if game.is_human(winner) else "AI wins"
+            else:
+                headline = f"{winner.value} wins!"
+            return headline
         if game.mode is Mode.AI_VS_AI:
-            level = self.difficulty_for(to_move).value.capitalize()
             if self.paused:
-                return f"Paused: p resumes ({to_move.value} {level} to move)"
+                return "Paused: p resumes"
+            level = self.difficulty_for(to_move).value.capitalize()
             return f"{to_move.value} ({level}) is thinking…"
         if game.ai_to_move:
             return f"Thinking… ({self.difficulty.value.capitalize()})"
@@ -406,6 +438,9 @@ class GameScreen(Screen[None]):
         game = self.game
         if game.is_over:
             self.warn("The game is over: press n for a new one.")
+            return
+        if game.mode is Mode.AI_VS_AI:
+            self.action_computer_plays_both()
             return
         if game.ai_to_move:
             self.warn("Wait for the AI to move.")
@@ -438,11 +473,18 @@ class GameScreen(Screen[None]):
         row, col = divmod(board_view.cursor, n)
         board_view.cursor = ((row + rows) % n) * n + (col + cols) % n
 
+    def action_computer_plays_both(self) -> None:
+        """Say why a key or click meant for a person does nothing in AI vs AI."""
+        if self.game.is_over:
+            self.warn("AI vs AI is over: press n for a new game.")
+        elif self.paused:
+            self.warn("Paused: the computer plays both sides here; p resumes.")
+        else:
+            self.warn("AI vs AI: the computer plays both sides; p pauses.")
+
     def action_undo(self) -> None:
         """Take back to your previous turn, cancelling a move the AI is thinking about."""
-        if self.game.mode is Mode.AI_VS_AI:
-            self.warn("Undo is for games with a person in them.")
-        elif self.game.undo():
+        if self.game.undo():
             self._changed()
         else:
             self.warn("Nothing to undo.")
@@ -456,34 +498,47 @@ class GameScreen(Screen[None]):
 
     # Games and settings.
 
-    def new_game(self, mode: Mode | None = None, human: Player | None = None) -> None:
-        """Abandon the current game (recorded as such) and start another."""
+    def new_game(
+        self, mode: Mode | None = None, human: Player | None = None, *, alternate: bool = False
+    ) -> None:
+        """Abandon the current game (recorded as such) and start another.
+
+        With ``alternate`` (a plain new game while "Alternate who starts" is on)
+        the sides swap, and the person is told who starts now.
+        """
         self.close_game()
         mode = mode or self.game.mode
         if human is None:
             human = self.game.human
-            if self.settings.alternate_start and self.game.moves:
-                if mode is Mode.HUMAN_VS_AI:
-                    human = human.other
-                elif mode is Mode.AI_VS_AI:
-                    s = self.settings
-                    self.update_settings(
-                        ai_x_difficulty=s.ai_o_difficulty, ai_o_difficulty=s.ai_x_difficulty
-                    )
+            if alternate and mode is Mode.HUMAN_VS_AI:
+                human = human.other
+                self.notify(f"Sides swapped: you play {human.value}.", timeout=2)
+            elif alternate and mode is Mode.AI_VS_AI:
+                s = self.settings
+                self.update_settings(
+                    ai_x_difficulty=s.ai_o_difficulty, ai_o_difficulty=s.ai_x_difficulty
+                )
+                x, o = (d.value.capitalize() for d in (s.ai_o_difficulty, s.ai_x_difficulty))
+                self.notify(f"Engines swapped: X {x}, O {o}.", timeout=2)
         if human is not self.settings.mark or mode is not self.settings.mode:
             self.update_settings(mark=human, mode=mode)
         self.game = Game(mode=mode, human=human)
         self.paused = False
-        self.refresh_bindings()
         self._changed()
 
     def action_new_game(self) -> None:
-        """Start a new game with the same settings."""
-        self.new_game()
+        """Start a new game with the same settings (swapping sides if they alternate)."""
+        self.new_game(alternate=self.settings.alternate_start)
 
     def action_cycle_difficulty(self) -> None:
-        """Checkbox to the next difficulty."""
-        self.set_difficulty(self.settings.difficulty.next)
+        """Switch the computer to the next difficulty (You vs AI only)."""
+        mode = self.game.mode
+        if mode is Mode.TWO_PLAYERS:
+            self.warn("Two players: there is no computer to set a difficulty for.")
+        elif mode is Mode.AI_VS_AI:
+            self.warn("AI vs AI: set each engine's level in the sidebar.")
+        else:
+            self.set_difficulty(self.settings.difficulty.next)
 
     def set_difficulty(self, difficulty: Difficulty, field: str = "difficulty") -> None:
         """Use a new difficulty from the computer's next move on."""
@@ -510,10 +565,7 @@ class GameScreen(Screen[None]):
         self._changed(moved=False)
 
     def action_hint(self) -> None:
-        """Highlight the best moves for the player to move, without playing them.
-
-        In AI vs AI that is the engine about to move, which is most useful paused.
-        """
+        """Highlight the best moves for the person to move, without playing them."""
         game = self.game
         if game.is_over:
             self.warn("The game is over: no hint needed.")
@@ -532,8 +584,18 @@ class GameScreen(Screen[None]):
             self._sync_board()
 
     def action_pause(self) -> None:
-        """Pause or resume AI vs AI."""
-        self.paused = not self.paused
+        """Pause AI vs AI."""
+        self._set_paused(True)
+
+    def action_resume(self) -> None:
+        """Resume AI vs AI."""
+        self._set_paused(False)
+
+    def _set_paused(self, paused: bool) -> None:
+        if self.game.is_over:
+            self.warn("AI vs AI is over: press n for a new game.")
+            return
+        self.paused = paused
         self._changed(moved=False)
 
     def action_stats(self) -> None:
@@ -579,18 +641,34 @@ class GameScreen(Screen[None]):
     # Size.
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Which keys work now: none of the game's while the terminal is too small
-        (the board is hidden), and pause only in AI vs AI (it shows in the footer then)."""
+        """Which keys work, and show in the footer, now.
+
+        None of the game's while the terminal is too small (the board is
+        hidden); pause or resume only in AI vs AI; playing, undo, redo and hints
+        only in games with a person in them.
+        """
         if self.has_class("-too-small"):
             return False
+        ai_vs_ai = self.game.mode is Mode.AI_VS_AI
         if action == "pause":
-            return self.game.mode is Mode.AI_VS_AI
+            return ai_vs_ai and not self.paused and not self.game.is_over
+        if action == "resume":
+            return ai_vs_ai and self.paused and not self.game.is_over
+        if action == "computer_plays_both":
+            return ai_vs_ai
+        if action in self.PERSON_ACTIONS:
+            return not ai_vs_ai
         return True
 
     def on_resize(self, event: Resize) -> None:
         self._check_size(event.size.width, event.size.height)
 
     def _check_size(self, width: int, height: int) -> None:
+        footer = self.query_one(Footer)
+        # Below this width every key keeps its label whole only without padding,
+        # and without the palette's key (the help and the palette still list it).
+        footer.compact = width < COMFORTABLE_WIDTH
+        footer.show_command_palette = width >= COMFORTABLE_WIDTH
         too_small = is_too_small(width, height)
         if too_small != self.has_class("-too-small"):
             self.set_class(too_small, "-too-small")

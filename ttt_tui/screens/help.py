@@ -25,21 +25,21 @@ RULES = (
 )
 
 KEYS: list[tuple[str, str]] = [
-    ("click", "play a square"),
+    ("left click", "play a square"),
     ("↑ ↓ ← → or h j k l", "move the cursor"),
     ("Enter or Space", "play at the cursor"),
     ("1 – 9", "play a square (1 top-left, 9 bottom-right)"),
     ("n", "new game"),
-    ("d", "next difficulty"),
+    ("d", "next difficulty (You vs AI)"),
     ("u / r", "undo to your last turn / redo"),
     ("c", "coach: minimax's verdict on each square"),
-    ("i", "hint: highlight the best moves"),
+    ("i", "hint: highlight the best moves (your turn)"),
     ("p", "pause or resume AI vs AI"),
     ("s", "all-time stats"),
     ("Tab", "board and sidebar controls in turn"),
     ("ctrl+p", "command palette"),
     ("?", "this help"),
-    ("q", "quit"),
+    ("q", "quit (an unfinished game is recorded as abandoned)"),
 ]
 """Every binding, in the order a newcomer needs them."""
 

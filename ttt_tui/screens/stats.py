@@ -11,13 +11,23 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
+from ttt_tui.engine import Difficulty
+from ttt_tui.game import Mode
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.notices import show_store_notices
-from ttt_tui.storage import Store
+from ttt_tui.storage import StatsRow, Store
 
 OUTCOME_COLUMNS = ("win", "draw", "loss", "x_won", "o_won")
 """Outcomes in column order; a mode counts only some of them."""
 COLUMNS = ("Mode", "Difficulty", "Games", "Wins", "Draws", "Losses", "X wins", "O wins")
+SHORT_COLUMNS = ("Mode", "Level", "Games", "W", "D", "L", "X", "O")
+"""The headings when the full ones do not fit (`WIDE_ENOUGH`); the screen's foot explains them."""
+SHORT_MODES = {Mode.HUMAN_VS_AI: "vs AI", Mode.TWO_PLAYERS: "2P", Mode.AI_VS_AI: "AI-AI"}
+SHORT_LEVELS = {Difficulty.EASY: "Easy", Difficulty.MEDIUM: "Med", Difficulty.HARD: "Hard"}
+WIDE_ENOUGH = 80
+"""Narrowest screen on which the table fits with its full headings and labels."""
+SHORT_KEY = "W/D/L: your wins, draws, losses · X/O: X won, O won"
+"""What the short headings stand for, shown with them."""
 MIXED_NOTE = "Mixed: the computer's level changed during the game."
 """Shown under the table when it has a Mixed row."""
 
@@ -48,7 +58,7 @@ class StatsScreen(ModalScreen[None]):
         height: auto;
         max-height: 16;
     }
-    StatsScreen #mixed-note {
+    StatsScreen #mixed-note, StatsScreen #short-key {
         color: $text-muted;
     }
     StatsScreen #where {
@@ -69,11 +79,14 @@ class StatsScreen(ModalScreen[None]):
         super().__init__()
         self.store = store
         """Where the stats are kept."""
+        self._rows: list[StatsRow] = []
+        self._short: bool | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = "All-time stats"
             yield DataTable(id="stats-table", cursor_type="row", zebra_stripes=True)
+            yield Static(SHORT_KEY, id="short-key", markup=False)
             yield Static(MIXED_NOTE, id="mixed-note", markup=False)
             yield Static(id="where", markup=False)
             with Horizontal():
@@ -81,8 +94,6 @@ class StatsScreen(ModalScreen[None]):
                 yield Button("Close (esc)", id="close", variant="primary", compact=True)
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns(*COLUMNS)
         self._fill()
         directory = self.store.directory
         where = (
@@ -93,18 +104,31 @@ class StatsScreen(ModalScreen[None]):
         self.query_one("#where", Static).update(where)
 
     def _fill(self) -> None:
-        table = self.query_one(DataTable)
-        table.clear()
-        stats = self.store.load_stats()
+        """Read the stats and show them."""
+        self._rows = self.store.load_stats().rows(include_empty=True)
         show_store_notices(self, self.store)
-        rows = stats.rows(include_empty=True)
-        self.query_one("#mixed-note", Static).display = any(row.mixed for row in rows)
-        for row in rows:
-            difficulty = " vs ".join(d.value.capitalize() for d in row.difficulties) or "-"
+        self.query_one("#mixed-note", Static).display = any(row.mixed for row in self._rows)
+        self._show(short=self.app.size.width < WIDE_ENOUGH)
+
+    def on_resize(self) -> None:
+        short = self.app.size.width < WIDE_ENOUGH
+        if short != self._short:
+            self._show(short=short)
+
+    def _show(self, *, short: bool) -> None:
+        """Lay the rows out with full or short headings and labels, so every column fits."""
+        self._short = short
+        self.query_one("#short-key", Static).display = short
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        table.add_columns(*(SHORT_COLUMNS if short else COLUMNS))
+        levels = SHORT_LEVELS if short else {d: d.value.capitalize() for d in Difficulty}
+        for row in self._rows:
+            difficulty = " vs ".join(levels[d] for d in row.difficulties) or "-"
             if row.mixed:
                 difficulty = "Mixed"
             counts = dict(row.counts)
-            cells = [row.mode.label, difficulty, str(row.total)]
+            cells = [SHORT_MODES[row.mode] if short else row.mode.label, difficulty, str(row.total)]
             cells += [str(counts[o]) if o in counts else "-" for o in OUTCOME_COLUMNS]
             table.add_row(*cells, key=row.key)
 

@@ -45,6 +45,8 @@ class BoardView(Widget, can_focus=True):
     """Coach verdicts for the empty cells (empty when the coach is off)."""
     hints: reactive[frozenset[CellIndex]] = reactive(frozenset)
     """Cells a hint points at."""
+    line_lost: reactive[bool] = reactive(False)
+    """Whether the winning line is the person's loss (drawn in the losing colour)."""
 
     def compose(self) -> ComposeResult:
         for index in range(self.board.size):
@@ -68,6 +70,7 @@ class BoardView(Widget, can_focus=True):
             cell.hint = index in self.hints
             cell.set_class(index == self.cursor, "-cursor")
             cell.set_class(index in winning, "-win")
+            cell.set_class(index in winning and self.line_lost, "-lost")
             cell.refresh()
 
     def watch_board(self) -> None:
@@ -83,4 +86,7 @@ class BoardView(Widget, can_focus=True):
         self._refresh_cells()
 
     def watch_hints(self) -> None:
+        self._refresh_cells()
+
+    def watch_line_lost(self) -> None:
         self._refresh_cells()

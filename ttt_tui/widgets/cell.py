@@ -54,6 +54,9 @@ class Cell(Widget):
     Cell.-win {
         background: $success 45%;
     }
+    Cell.-win.-lost {
+        background: $error 45%;
+    }
     Cell > .cell--x {
         color: $text-accent;
         text-style: bold;
@@ -140,7 +143,12 @@ class Cell(Widget):
         return Text("last move", style=self.get_component_rich_style("cell--last"))
 
     def _empty_text(self, width: int, height: int) -> Text:
-        number = Text(str(self.index + 1), style=self.get_component_rich_style("cell--number"))
+        label = str(self.index + 1)
+        if self.has_class("-cursor"):
+            # Marked in text, not only by the background: with NO_COLOR (or to a
+            # colour-blind eye) the cursor and a hinted square look alike.
+            label = f"▶ {label} ◀" if width >= 5 else f"▶{label}◀"
+        number = Text(label, style=self.get_component_rich_style("cell--number"))
         lines = [number]
         if self.verdict is not None:
             outcome = self.verdict.outcome.value
@@ -163,5 +171,7 @@ class Cell(Widget):
         return Text("\n").join(lines)
 
     def on_click(self, event: Click) -> None:
+        """A left click plays here; the other buttons do nothing."""
         event.stop()
-        self.post_message(self.Selected(self.index))
+        if event.button == 1:
+            self.post_message(self.Selected(self.index))

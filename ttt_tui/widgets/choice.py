@@ -125,7 +125,10 @@ class Choice(Widget, can_focus=True):
         self._pick((index + delta) % len(values))
 
     def on_click(self, event: Click) -> None:
+        """A left click picks the option under it; the other buttons do nothing."""
         event.stop()
+        if event.button != 1:
+            return
         for index, (start, end) in enumerate(self._spans()):
             if start <= event.x < end:
                 self._pick(index)

@@ -19,7 +19,8 @@ class History(VerticalScroll, can_focus=False):
 
     DEFAULT_CSS = """
     History {
-        height: 6;
+        height: 1fr;
+        min-height: 6;
         background: $surface;
         scrollbar-size-vertical: 1;
     }

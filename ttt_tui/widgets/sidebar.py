@@ -12,6 +12,7 @@ from ttt_tui.game import Mode
 from ttt_tui.storage import Settings
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
+from ttt_tui.widgets.score import Score
 from ttt_tui.widgets.status import StatusLine
 
 DIFFICULTY_OPTIONS = [(d.value, d.value.capitalize()) for d in Difficulty]
@@ -103,8 +104,8 @@ class Sidebar(VerticalScroll, can_focus=False):
     def compose(self) -> ComposeResult:
         settings = self._settings
         yield StatusLine(id="status")
-        yield Static(id="score")
-        yield Static(id="hints-used")
+        yield Score(id="score")
+        yield Static(id="hints-used", classes="human-only")
         yield Label("Moves")
         yield History(id="history")
         yield Label("Mode")

@@ -25,10 +25,18 @@ class StatusLine(Widget):
     StatusLine.-lost { color: $text-error; }
     StatusLine.-drawn { color: $text-warning; }
     StatusLine.-notice { color: $text-warning; }
+    StatusLine > .status--detail {
+        color: $text;
+        text-style: not bold;
+    }
     """
+
+    COMPONENT_CLASSES = {"status--detail"}
 
     message: reactive[str] = reactive("", layout=True)
     """What to say."""
+    detail: reactive[str] = reactive("", layout=True)
+    """Lines under the message, in a plainer style: what to do next."""
     thinking: reactive[bool] = reactive(False)
     """Whether to show the spinner before the message."""
 
@@ -48,6 +56,7 @@ class StatusLine(Widget):
         self.refresh()
 
     def render(self) -> Text:
-        if self.thinking:
-            return Text(f"{SPINNER[self._frame]} {self.message}")
-        return Text(self.message)
+        text = Text(f"{SPINNER[self._frame]} {self.message}" if self.thinking else self.message)
+        if self.detail:
+            text.append("\n" + self.detail, style=self.get_component_rich_style("status--detail"))
+        return text
