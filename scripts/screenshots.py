@@ -63,6 +63,8 @@ SHOTS = [
     Shot("opening"),
     Shot("in-progress", keys=["5", "3"], script=[0, 6, 8]),
     Shot("won", keys=["1", "2", "3"], script=[8, 7]),
+    Shot("lost", keys=["4", "5", "9"], script=[0, 1, 2]),
+    Shot("minimum", keys=["5", "3"], script=[0, 6, 8], size=(56, 16)),
     Shot("help", keys=["question_mark"]),
     Shot("too-small", size=(40, 12)),
     Shot("coach", keys=["5", "c"], script=[0]),
