@@ -157,7 +157,14 @@ def assert_report_replays_the_game(report: Path) -> None:
     assert "Traceback (most recent call last):" in text
     assert f"RuntimeError: {FAILURE}" in text
     lines = text.splitlines()
-    for line in ["seed: 7", "mode: human_vs_ai", "human: X", "moves: 4", "moves read as: X b2"]:
+    for line in [
+        "seed: 7",
+        "mode: human_vs_ai",
+        "human: X",
+        "moves: 4",
+        "moves read as: X b2",
+        "levels: person",
+    ]:
         assert line in lines, line
     assert "board: ....X...." in lines
 

@@ -294,6 +294,7 @@ class GameScreen(Screen[None]):
             "board": str(game.board),
             "moves": " ".join(str(cell) for cell in game.moves) or "(none)",
             "moves read as": " ".join(move_name(p, c) for p, c in enumerate(game.moves)),
+            "levels": " ".join(level.value if level else "person" for level in game.levels),
             "undone": game.redo_stack,
         }
 
