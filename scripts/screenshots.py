@@ -83,7 +83,7 @@ def scripted(script: Sequence[Cell]) -> MoveChooser:
         rng: random.Random,
         cancelled: CancelCheck | None = None,
     ) -> Cell:
-        return next(c for c in [*script, *range(board.size)] if board[c] is None)
+        return next(c for c in list(script) + list(range(board.size)) if board[c] is None)
 
     return choose
 

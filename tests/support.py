@@ -53,7 +53,7 @@ class ScriptedAI:
 
     def pick(self, board: Board) -> Cell:
         """The first free square of the script, else the first free square."""
-        return next(c for c in [*self.script, *range(board.size)] if board[c] is None)
+        return next(c for c in self.script + list(range(board.size)) if board[c] is None)
 
     def wait_calls(self, count: int) -> bool:
         """Block (in a thread) until at least ``count`` calls have begun."""

@@ -99,7 +99,6 @@ def score(pilot: Pilot[None]) -> str:
     return counts
 
 
-
 # Playing ---------------------------------------------------------------------
 
 

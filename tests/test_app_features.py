@@ -184,7 +184,7 @@ async def test_coach_analysis_runs_in_an_analysis_worker_off_the_ui_thread(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     seen: list[tuple[bool, str]] = []
-    real_analyze = game_screen_module.analyze
+    real_analyze = analyze
 
     def spy(board: Board, cancelled: CancelCheck | None = None) -> Any:
         seen.append(

@@ -197,7 +197,7 @@ def test_analyze_refuses_finished_games() -> None:
         with pytest.raises(GameOverError, match="the game is over"):
             analyze(board)
         for difficulty in Difficulty:
-            with pytest.raises(GameOverError):
+            with pytest.raises(GameOverError, match="the game is over"):
                 choose_move(board, difficulty, random.Random(0))
 
 
@@ -412,16 +412,16 @@ def test_cancelled_search_raises_and_leaves_the_memo_sound() -> None:
         asked.append(True)
         return True
 
-    with pytest.raises(SearchCancelled):
+    with pytest.raises(SearchCancelled, match="the caller cancelled the search"):
         analyze(Board.empty(), cancelled=always)
     assert asked
-    with pytest.raises(SearchCancelled):
+    with pytest.raises(SearchCancelled, match="the caller cancelled the search"):
         choose_move(Board.empty(), Difficulty.HARD, random.Random(0), cancelled=always)
 
     # Cancel part-way through, leaving a partly filled memo behind.
     search._MEMO.clear()
     ticks = itertools.count()
-    with pytest.raises(SearchCancelled):
+    with pytest.raises(SearchCancelled, match="the caller cancelled the search"):
         analyze(Board.empty(), cancelled=lambda: next(ticks) >= 300)
 
     assert analyze(Board.empty(), cancelled=lambda: False).best == tuple(range(9))

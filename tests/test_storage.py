@@ -65,7 +65,9 @@ def two_players(result: Result) -> GameRecord:
     return GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, None, (0, 3, 1, 4, 2), result)
 
 
-def ai_vs_ai(result: Result, x: Difficulty = EASY, o: Difficulty = HARD) -> GameRecord:
+def ai_vs_ai(
+    result: Result, x: Difficulty | Mixed = EASY, o: Difficulty | Mixed = HARD
+) -> GameRecord:
     return GameRecord(T0, T0, Mode.AI_VS_AI, x, o, None, (4, 0), result)
 
 
@@ -233,9 +235,9 @@ def test_stats_keys() -> None:
     assert stats_key(Mode.TWO_PLAYERS) == "two_players"
     both = stats_key(Mode.AI_VS_AI, x_difficulty=EASY, o_difficulty=MEDIUM)
     assert both == "ai_vs_ai/easy-medium"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a You-vs-AI stats key needs the computer's difficulty"):
         stats_key(Mode.HUMAN_VS_AI)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="an AI-vs-AI stats key needs both sides' difficulties"):
         stats_key(Mode.AI_VS_AI, x_difficulty=EASY)
 
 
@@ -277,9 +279,9 @@ def test_stats_record_is_a_copy_and_checks_outcomes() -> None:
     assert empty.count("two_players", "x_won") == 0
     assert one.count("two_players", "x_won") == 1
     assert one.record("two_players", "x_won").count("two_players", "x_won") == 2
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="expected one of x_won, o_won, draw for two_players"):
         empty.record("two_players", "win")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown stats key 'human_vs_ai/impossible'"):
         empty.record("human_vs_ai/impossible", "win")
 
 
@@ -319,24 +321,38 @@ def test_stats_rows_are_ordered_for_the_screen() -> None:
     assert all(row.total == 0 for row in blank)
 
 
+SIDES = r"x_difficulty/o_difficulty: expected a difficulty exactly for the computer's side"
+
+
 @pytest.mark.parametrize(
-    "build",
+    ("build", "message"),
     [
-        lambda: GameRecord(T0.replace(tzinfo=None), T0, Mode.TWO_PLAYERS, None, None, None, (),
-                           Result.DRAW),
-        lambda: GameRecord(T0, T0, Mode.HUMAN_VS_AI, None, HARD, None, (), Result.DRAW),
-        lambda: GameRecord(T0, T0, Mode.HUMAN_VS_AI, HARD, HARD, Player.X, (), Result.DRAW),
-        lambda: GameRecord(T0, T0, Mode.HUMAN_VS_AI, None, HARD, Player.O, (), Result.DRAW),
-        lambda: GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, Player.X, (), Result.DRAW),
-        lambda: GameRecord(T0, T0, Mode.AI_VS_AI, HARD, None, None, (), Result.DRAW),
-        lambda: GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, None, (1, 1), Result.DRAW),
-        lambda: GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, None, (-1,), Result.DRAW),
-        lambda: GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, None, (), Result.DRAW,
-                           hints_used=-1),
+        (lambda: GameRecord(T0.replace(tzinfo=None), T0, Mode.TWO_PLAYERS, None, None, None, (),
+                            Result.DRAW),
+         "started: expected a time with a time zone"),
+        (lambda: GameRecord(T0, T0, Mode.HUMAN_VS_AI, None, HARD, None, (), Result.DRAW),
+         "human_mark: a You-vs-AI game needs the human's mark"),
+        (lambda: GameRecord(T0, T0, Mode.HUMAN_VS_AI, HARD, HARD, Player.X, (), Result.DRAW),
+         SIDES + " in human_vs_ai"),
+        (lambda: GameRecord(T0, T0, Mode.HUMAN_VS_AI, None, HARD, Player.O, (), Result.DRAW),
+         SIDES + " in human_vs_ai"),
+        (lambda: GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, Player.X, (), Result.DRAW),
+         "human_mark: expected null in two_players"),
+        (lambda: GameRecord(T0, T0, Mode.AI_VS_AI, HARD, None, None, (), Result.DRAW),
+         SIDES + " in ai_vs_ai"),
+        (lambda: GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, None, (1, 1), Result.DRAW),
+         r"moves: expected distinct cells >= 0, got \[1, 1\]"),
+        (lambda: GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, None, (-1,), Result.DRAW),
+         r"moves: expected distinct cells >= 0, got \[-1\]"),
+        (lambda: GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, None, (), Result.DRAW,
+                            hints_used=-1),
+         "hints_used: expected >= 0, got -1"),
     ],
 )  # fmt: skip
-def test_game_record_rejects_inconsistent_games(build: Callable[[], GameRecord]) -> None:
-    with pytest.raises(ValueError):
+def test_game_record_rejects_inconsistent_games(
+    build: Callable[[], GameRecord], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
         build()
 
 

@@ -127,7 +127,7 @@ def _solver(geo: Geometry, cancelled: CancelCheck | None) -> Callable[[Mask, Mas
         if score is not None:
             return score
         if cancelled is not None and cancelled():
-            raise SearchCancelled
+            raise SearchCancelled("the caller cancelled the search")
         empty = full & ~(me | opp)
         moves = []
         rest = empty
