@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.message import Message
@@ -638,23 +639,36 @@ WINNING_LINES = {
 """Every line of three, as the board lights it."""
 
 
+class BoardOnly(App[None]):
+    """The board widget alone, to be handed positions as the game screen hands them."""
+
+    def compose(self) -> ComposeResult:
+        yield BoardView()
+
+
 async def test_the_board_lights_every_winning_line_for_either_side() -> None:
-    """Each of the eight lines, won by X and then by O, is lit on exactly its squares."""
-    app = make_app(settings=Settings(mode=Mode.TWO_PLAYERS))
+    """Each of the eight lines, won by X and by O, is lit on exactly its squares, and
+    one move earlier nothing is. (`test_a_win_on_two_lines_at_once_lights_both` and
+    `test_a_finished_game_shows_the_result_and_locks_the_board` play theirs.)"""
+    app = BoardOnly()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await start(pilot)
+        board_view = app.query_one(BoardView)
         for name, line in WINNING_LINES.items():
             others = [cell for cell in range(9) if cell not in line]
             # X takes the line while O plays elsewhere; then O takes it, X elsewhere.
             for winner, moves in (
-                ("X", [line[0], others[0], line[1], others[1], line[2]]),
-                ("O", [others[0], line[0], others[1], line[1], others[3], line[2]]),
+                (Player.X, [line[0], others[0], line[1], others[1], line[2]]),
+                (Player.O, [others[0], line[0], others[1], line[1], others[3], line[2]]),
             ):
-                await play(pilot, "n", *(str(cell + 1) for cell in moves[:-1]))
+                board = Board.empty()
+                for cell in moves[:-1]:
+                    board = board.play(cell)
+                board_view.board = board
+                await pilot.pause()
                 assert cells_with(pilot, "-win") == set(), (name, winner)
-                await play(pilot, str(moves[-1] + 1))
-                assert screen.game.is_over, (name, winner)
-                assert status(pilot).message == f"{winner} wins!", (name, winner)
+                board_view.board = board = board.play(moves[-1])
+                await pilot.pause()
+                assert board.status.winner is winner, (name, winner)
                 assert cells_with(pilot, "-win") == set(line), (name, winner)
 
 
