@@ -107,6 +107,7 @@ DATA_FILES = ("settings.json", "stats.json", "games.jsonl")
 HEADER = "ttt-tui — tic-tac-toe vs minimax"
 LANDMARKS = (
     HEADER,  # the game, and under the palette
+    "q Quit",  # the game's footer, which notifications never cover (they cover the header)
     "How to play",  # help
     "Esc to close",  # help, cropped
     "All-time stats",  # stats
@@ -1059,6 +1060,9 @@ def test_recognise_wants_the_screen_for_this_size() -> None:
     assert recognise(drawn_for_fewer_rows, (100, 30)) is None
     footer = "q Quit".ljust(100)
     assert recognise([HEADER.center(100), *[" " * 100] * 28, footer], (100, 30)) == HEADER
+    # Notifications cover the header's title; the footer still shows the game.
+    covered = HEADER[:16].center(60) + "▌ Square 4 is taken.".ljust(40)
+    assert recognise([covered, *[" " * 100] * 28, footer], (100, 30)) == "q Quit"
     message = [line.center(40) for line in too_small_lines((40, 10))]
     assert recognise([" " * 40, *message, *[" " * 40] * 6], (40, 10)) == "too small"
     assert recognise([" " * 40, *message, *[" " * 40] * 6], (41, 10)) is None
