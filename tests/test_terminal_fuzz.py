@@ -23,7 +23,9 @@ once crashed the app while it shut down). The app must then exit with status 0,
 restore the terminal without printing anything, leave no process behind and no
 crash report, and leave valid data files: ``settings.json`` and ``stats.json``
 JSON objects, every ``games.jsonl`` line a JSON object, the games of earlier
-lives still there, and no file set aside as corrupt.
+lives still there, and no file set aside as corrupt. Keys typed into the
+command palette can pick its Quit command; a life that ends that way is checked
+the same way (counted as ``palette_quits``).
 
 The byte stream is a pure function of the seed (`draw_plan`), except for the
 extra escapes and ``q`` sent if a life did not end when asked (counted as
@@ -32,7 +34,8 @@ names the seed, the life, the event index and the events before it, and may need
 a rerun or two to repeat.
 
 Environment: ``TTT_TERM_FUZZ_EVENTS=N`` sets the events per seed (a long run),
-``TTT_TERM_FUZZ_SEEDS=1,2,3`` the seeds. ``-s`` shows one summary line per seed.
+``TTT_TERM_FUZZ_SEEDS=1,2,3`` the seeds. ``-s -n 0`` shows one summary line per
+seed; the figures are also junit properties (``--junitxml``) and `FIGURES`.
 """
 
 from __future__ import annotations
@@ -632,6 +635,8 @@ class Terminal:
                 view = view[os.write(self.master, view) :]
             except BlockingIOError:
                 continue
+            except OSError as exc:  # EIO: nothing holds the other end any more
+                raise LifeFailed(f"the terminal closed under the app ({exc})") from None
 
     def resize(self, size: tuple[int, int]) -> None:
         """What a terminal does when its window changes size."""
