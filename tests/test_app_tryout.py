@@ -10,7 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rich.style import Style
 from textual import events
+from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 from textual.widgets._footer import FooterKey
@@ -30,7 +32,8 @@ from tests.support import (
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.game import Mode
-from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH
+from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
+from ttt_tui.screens.palette import SafeCommandList
 from ttt_tui.screens.stats import COLUMNS, SHORT_COLUMNS, StatsScreen
 from ttt_tui.storage import Settings, Store
 from ttt_tui.widgets.cell import Cell as CellWidget
@@ -283,3 +286,88 @@ async def test_the_stats_table_shows_every_column(
         assert stats.query_one("#short-key").display is (headings == SHORT_COLUMNS)
         wins = headings.index("Wins" if headings == COLUMNS else "W")
         assert table.get_row("human_vs_ai/medium")[wins] == "1"
+
+
+# The command palette against racing input (found by the real-terminal fuzz) ---
+
+
+def press_and_release(x: int, y: int) -> list[events.Event]:
+    """A left click as the driver delivers it: a press, then a release."""
+    up = events.MouseUp(None, x, y, 0, 0, 1, False, False, False, screen_x=x, screen_y=y)
+    return [mouse_down(x, y), up]
+
+
+async def race(pilot: Pilot[None], *burst: events.Event) -> None:
+    """Post events as one read of a real terminal delivers them: all before any is handled."""
+    for event in burst:
+        pilot.app.post_message(event)
+    await pilot.pause()
+    await pilot.pause()
+
+
+def key(name: str) -> events.Key:
+    return events.Key(name, name if len(name) == 1 else None)
+
+
+async def open_palette(pilot: Pilot[None]) -> None:
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, CommandPalette)
+
+
+async def test_a_double_click_outside_the_palette_closes_it_once() -> None:
+    """The second click closed it again, popping the game screen: ScreenStackError."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await open_palette(pilot)
+        await race(pilot, *press_and_release(50, 25), *press_and_release(50, 25))
+        assert app.screen is screen
+    assert app.return_code in (None, 0)
+
+
+async def test_closing_the_palette_while_it_gathers_commands() -> None:
+    """Typing then clicking outside at once: the gatherer found its list gone (NoMatches)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await race(pilot, key("ctrl+p"), key("a"), *press_and_release(50, 25))
+        await pilot.pause(0.2)
+        assert app.screen is screen
+    assert app.return_code in (None, 0)
+
+
+@pytest.mark.parametrize("page", ["pageup", "pagedown"])
+async def test_page_keys_before_the_palette_list_is_shown(page: str) -> None:
+    """Page up/down with the list still hidden looked up a line that was not there (KeyError)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await race(pilot, key("ctrl+p"), key(page))
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press("escape")
+    assert app.return_code in (None, 0)
+
+
+async def test_a_click_on_a_palette_line_that_has_just_gone() -> None:
+    """A click whose line was drawn before the list shrank picked a missing option
+    (IndexError); it is ignored, and a click on a real option still runs it."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await open_palette(pilot)
+        await pilot.press(*"new game")
+        await pilot.pause(0.3)
+        commands = app.screen.query_one(CommandList)
+        assert isinstance(commands, SafeCommandList) and commands.option_count >= 1
+        x, y = commands.region.x + 2, commands.region.y
+        stale = events.Click(
+            commands, 2, 0, 0, 0, 1, False, False, False, x, y, style=Style(meta={"option": 99})
+        )
+        commands.post_message(stale)
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        assert await pilot.click(SafeCommandList, offset=(4, 1))
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, GameScreen)
+    assert app.return_code in (None, 0)

@@ -322,3 +322,20 @@ async def test_crash_with_nowhere_to_write_a_report(
     )
     assert "Traceback" not in printed
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tmp"]
+
+
+async def test_a_quit_queued_behind_a_crash_keeps_exit_status_1(tmp_path: Path) -> None:
+    """A crash, then a quit that was already on its way (``5`` and ``q`` in one read):
+    the quit's exit set the status back to 0, so a crashed run reported success."""
+    app = make_app(fail, store=Store(tmp_path / "data"))
+    with pytest.raises(RuntimeError, match=FAILURE):
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("5")
+            for _ in range(50):
+                if app.crash_report is not None:
+                    break
+                await pilot.pause(0.02)
+            app.exit()
+    assert app.crash_report is not None
+    assert app.return_code == 1

@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
+from rich.console import RenderableType
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -21,6 +22,7 @@ from ttt_tui.engine import Difficulty, Player, choose_move
 from ttt_tui.game import Mode
 from ttt_tui.screens.game import GameScreen, MoveChooser, is_too_small
 from ttt_tui.screens.help import HelpScreen
+from ttt_tui.screens.palette import GamePalette
 from ttt_tui.storage import Settings, Store
 
 
@@ -108,6 +110,15 @@ class TicTacToeApp(App[None]):
             self.crash_message = ""
         super()._print_error_renderables()
 
+    def exit(
+        self, result: None = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        """Leave the app. After an unexpected error the exit status stays 1, even when a
+        quit that was already queued (a key typed with the crashing one) asks for 0."""
+        if self.crash_message or self.crash_report is not None:
+            return_code = max(return_code, 1)
+        super().exit(result, return_code, message)
+
     async def action_quit(self) -> None:
         """Record an unfinished game as abandoned, then leave."""
         if self.quitting:
@@ -123,12 +134,12 @@ class TicTacToeApp(App[None]):
         await super().on_event(event)
 
     def action_command_palette(self) -> None:
-        """Show the command palette, unless the terminal is below the minimum size.
-
-        Textual 8.2's palette crashes laying itself out a few columns wide.
-        """
-        if not is_too_small(*self.size):
-            super().action_command_palette()
+        """Show the command palette (made safe against racing input, see `GamePalette`),
+        unless the terminal is below the minimum size, where Textual 8.2's palette
+        crashes laying itself out a few columns wide."""
+        open_already = isinstance(self.screen, CommandPalette)
+        if self.use_command_palette and not open_already and not is_too_small(*self.size):
+            self.push_screen(GamePalette(id="--command-palette"))
 
     def on_resize(self, event: Resize) -> None:
         """Close the command palette if the terminal shrinks below the minimum."""

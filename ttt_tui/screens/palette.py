@@ -1,0 +1,67 @@
+"""The command palette: Textual's, made safe against input that races its closing.
+
+A real terminal delivers a double click, or a key and a click, in one read.
+Textual 8.2.8's palette crashed the app on four such races, all found by the
+real-terminal fuzz (tests/test_terminal_fuzz.py) and each reproduced in
+tests/test_app_tryout.py:
+
+- a second click on the background (or a second Enter) closed it twice, and
+  the second close popped the game screen under it (`ScreenStackError`);
+- closing it while it still gathered commands left its worker querying a
+  list that was gone (`NoMatches` for ``CommandList``);
+- page up or down before its list was laid out looked up a line that did not
+  exist yet (`KeyError` in `OptionList._move_page`);
+- a click on a line drawn just before the list changed picked an option that
+  no longer existed (`IndexError` in `OptionList._on_click`).
+
+The fixes reach into a few of the palette's and the option list's private
+methods; they are all here, so a Textual upgrade has one place to check.
+"""
+
+from __future__ import annotations
+
+from textual import events, work
+from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
+from textual.command import CommandList, CommandPalette
+from textual.css.query import NoMatches
+
+
+class SafeCommandList(CommandList):
+    """The palette's list, ignoring page keys and clicks that race its updates."""
+
+    def _move_page(self, direction: int) -> None:
+        self._update_lines()
+        if (self.highlighted or 0) not in self._line_cache.index_to_line:
+            return  # not laid out yet (hidden while the palette gathers): no page to move by
+        super()._move_page(direction)  # type: ignore[arg-type]
+
+    async def _on_click(self, event: events.Click) -> None:
+        clicked = event.style.meta.get("option")
+        if clicked is not None and clicked >= self.option_count:
+            event.prevent_default()  # a line drawn before the list changed: not OptionList's
+
+
+class GamePalette(CommandPalette):
+    """Textual's command palette, closing once however fast the input comes."""
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            yield SafeCommandList() if type(widget) is CommandList else widget
+
+    def dismiss(self, result: object = None) -> AwaitComplete:
+        """Close, unless already closed: a second close would pop the screen beneath."""
+        if self.app.screen is not self:
+            return AwaitComplete()
+        return super().dismiss(result)  # type: ignore[arg-type]
+
+    @work(exclusive=True, group=CommandPalette._GATHER_COMMANDS_GROUP)
+    async def _gather_commands(self, search_value: str) -> None:
+        """Textual's gathering, which may find its list gone if the palette closed meanwhile."""
+        gather = CommandPalette._gather_commands.__wrapped__  # type: ignore[attr-defined]
+        try:
+            await gather(self, search_value)
+        except NoMatches:
+            if self.app.screen is self and self.is_attached:
+                raise
+            # Closed while gathering: there is nowhere to show the commands.
