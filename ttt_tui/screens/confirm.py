@@ -8,11 +8,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ttt_tui.screens.dialog import Dialog
 
-class ConfirmScreen(ModalScreen[bool]):
+
+class ConfirmScreen(Dialog[bool]):
     """Asks a question; dismisses with True for yes and False for no."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -9,8 +9,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from ttt_tui.screens.dialog import Dialog
 
 RULES = (
     "Take turns marking squares; X moves first. Three in a row, column or diagonal"
@@ -44,7 +45,7 @@ KEYS: list[tuple[str, str]] = [
 """Every binding, in the order a newcomer needs them."""
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     """Rules and bindings over the game; any of Escape, ? or q closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -8,12 +8,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
 from ttt_tui.engine import Difficulty
 from ttt_tui.game import Mode
 from ttt_tui.screens.confirm import ConfirmScreen
+from ttt_tui.screens.dialog import Dialog
 from ttt_tui.screens.notices import show_store_notices
 from ttt_tui.storage import StatsRow, Store
 
@@ -32,7 +32,7 @@ MIXED_NOTE = "Mixed: the computer's level changed during the game."
 """Shown under the table when it has a Mixed row."""
 
 
-class StatsScreen(ModalScreen[None]):
+class StatsScreen(Dialog[None]):
     """All-time stats kept between runs."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
