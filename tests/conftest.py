@@ -63,3 +63,18 @@ def _plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     Textual switches, TERM an ordinary terminal, however an earlier test left them.
     A test about one of them (`test_no_color`) sets it itself."""
     plain_environment(monkeypatch.setenv, monkeypatch.delenv)
+
+
+LONGEST_FIRST = ("tests/test_fuzz.py", "tests/test_terminal_fuzz.py", "tests/test_app_race.py")
+"""Modules whose tests take the longest (tens of seconds each): started first, so that
+with xdist no worker is left running one of them alone at the end of the run."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Those modules first, in that order; the rest in collection order (the sort is stable)."""
+
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid.split("::")[0]
+        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)

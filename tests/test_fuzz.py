@@ -81,7 +81,7 @@ from ttt_tui.widgets.status import StatusLine
 
 DEFAULT_SEEDS = (1, 194)
 """Seeds of the short run in the normal suite."""
-DEFAULT_EVENTS = 250
+DEFAULT_EVENTS = 150
 """Events per seed in the short run: enough for every kind of event to come up,
 short enough that the whole suite runs in a few minutes. `.ci/run` runs 2,500."""
 

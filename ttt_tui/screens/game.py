@@ -150,8 +150,9 @@ class GameScreen(Screen[None]):
         """Minimax's view of the current position, once computed."""
         self.hint_requested = False
         """Whether the person asked for a hint in the current position."""
-        self._keys_for: tuple[Mode, bool, bool] | None = None
-        """The mode, pause and game-over state the footer's keys were last worked out for."""
+        self._keys_for = (self.game.mode, False, False)
+        """The mode, pause and game-over state the footer's keys were last worked out for
+        (at first, those of the new game the footer is first drawn for)."""
         self._last_warning = ""
         self._last_warning_until = 0.0
 
