@@ -71,3 +71,30 @@ def test_a_level_must_come_with_a_computer_move_and_only_with_one() -> None:
     with pytest.raises(IllegalMoveError, match="cell 4 is already taken"):
         game.play(4, HARD)
     assert (game.moves, game.levels) == ([4], [None])
+
+
+def o_wins_the_top_row(game: Game, x_level: Difficulty | None, o_level: Difficulty | None) -> None:
+    """X on 3, 4, 8; O takes 0, 1, 2."""
+    for x, o in [(3, 0), (4, 1), (8, 2)]:
+        game.play(x, x_level)
+        if not game.is_over:
+            game.play(o, o_level)
+
+
+@pytest.mark.parametrize(
+    ("game", "x_level", "o_level", "lost"),
+    [
+        (Game(human=Player.X), None, EASY, True),
+        (Game(human=Player.O), EASY, None, False),
+        (Game(mode=Mode.TWO_PLAYERS), None, None, False),
+        (Game(mode=Mode.AI_VS_AI), EASY, HARD, False),
+    ],
+    ids=["computer-beats-person", "person-wins", "two-players", "ai-vs-ai"],
+)
+def test_person_lost_only_when_the_computer_beat_the_person(
+    game: Game, x_level: Difficulty | None, o_level: Difficulty | None, lost: bool
+) -> None:
+    assert not game.person_lost
+    o_wins_the_top_row(game, x_level, o_level)
+    assert game.status.winner is Player.O
+    assert game.person_lost is lost

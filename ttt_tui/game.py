@@ -99,6 +99,12 @@ class Game:
         return not self.is_over and not self.is_human(self.board.to_move)
 
     @property
+    def person_lost(self) -> bool:
+        """Whether the computer beat the person (You vs AI only)."""
+        winner = self.status.winner
+        return winner is not None and self.mode is Mode.HUMAN_VS_AI and not self.is_human(winner)
+
+    @property
     def last_move(self) -> Cell | None:
         """The most recent cell played, if any."""
         return self.moves[-1] if self.moves else None

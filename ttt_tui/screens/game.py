@@ -374,10 +374,7 @@ class GameScreen(Screen[None]):
     def _sync_board(self) -> None:
         board_view = self.query_one(BoardView)
         game = self.game
-        winner = game.status.winner
-        board_view.line_lost = (
-            winner is not None and game.mode is Mode.HUMAN_VS_AI and not game.is_human(winner)
-        )
+        board_view.line_lost = game.person_lost
         board_view.board = game.board
         board_view.last_move = game.last_move
         analysis = self.analysis
@@ -394,7 +391,7 @@ class GameScreen(Screen[None]):
         winner = game.status.winner
         one_human = game.mode is Mode.HUMAN_VS_AI
         status.set_class(winner is not None and (not one_human or game.is_human(winner)), "-won")
-        status.set_class(winner is not None and one_human and not game.is_human(winner), "-lost")
+        status.set_class(game.person_lost, "-lost")
         status.set_class(game.status is Status.DRAW, "-drawn")
 
     def status_detail(self) -> str:
@@ -417,12 +414,10 @@ class GameScreen(Screen[None]):
         winner = result.winner
         if game.is_over:
             if winner is None:
-                headline = "Draw"
-            elif game.mode is Mode.HUMAN_VS_AI:
-                headline = "You win!" if game.is_human(winner) else "AI wins"
-            else:
-                headline = f"{winner.value} wins!"
-            return headline
+                return "Draw"
+            if game.mode is Mode.HUMAN_VS_AI:
+                return "You win!" if game.is_human(winner) else "AI wins"
+            return f"{winner.value} wins!"
         if game.mode is Mode.AI_VS_AI:
             if self.paused:
                 return "Paused: p resumes"
