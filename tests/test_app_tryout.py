@@ -415,3 +415,23 @@ async def test_help_closed_twice_in_a_row_closes_once() -> None:
         await pilot.pause()
         assert app.screen is screen
     assert app.return_code in (None, 0)
+
+
+async def test_palette_commands_do_not_run_once_the_app_is_quitting() -> None:
+    """The palette runs a chosen command after it has closed (``call_later``): Enter on
+    a command and q in one read began the quit first, and the command then worked on
+    a game screen that was gone (Textual's Keys command: MountError). A command that
+    comes due after the quit has begun does nothing."""
+    app = make_app(ScriptedAI())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        commands = {command.title: command for command in app.get_system_commands(app.screen)}
+        await app.action_quit()
+        for title in ("Keys", "New game", "Stats", "Help"):
+            await commands[title].callback()
+        assert app.screen is screen
+        assert not screen.query("HelpPanel")
+        assert screen.game.moves == [4, 0]  # no new game
+    assert app.return_code == 0

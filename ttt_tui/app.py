@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 import sys
 from collections.abc import Iterable
@@ -11,7 +12,7 @@ from typing import ClassVar
 
 from rich.console import RenderableType
 from textual import events
-from textual.app import App, SystemCommand
+from textual.app import App, CommandCallback, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.events import Resize
@@ -152,6 +153,26 @@ class TicTacToeApp(App[None]):
             self.push_screen(HelpScreen())
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Textual's commands and the game's, none of which runs once the app is quitting.
+
+        The palette runs a chosen command after it has closed (`call_later`), so a
+        quit typed right behind the choice got in first, and the command then
+        worked on a game screen that was already gone (a crash the real-terminal
+        fuzz found, with Textual's own Keys command).
+        """
+        for command in self._commands(screen):
+            yield command._replace(callback=self._unless_quitting(command.callback))
+
+    def _unless_quitting(self, callback: CommandCallback) -> CommandCallback:
+        async def run() -> None:
+            if not self.quitting:
+                result = callback()
+                if inspect.isawaitable(result):
+                    await result
+
+        return run
+
+    def _commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         game = self._game_screen
         yield SystemCommand("New game", "Start a new game", game.action_new_game)
