@@ -7,13 +7,16 @@ markup) and behaviour that was wrong (modes, buttons, endings, labels).
 
 from __future__ import annotations
 
+import traceback
 from pathlib import Path
 
 import pytest
 from rich.style import Style
 from textual import events
 from textual.command import CommandList, CommandPalette
+from textual.dom import NoScreen
 from textual.pilot import Pilot
+from textual.strip import Strip
 from textual.widgets import Button, DataTable, Static
 from textual.widgets._footer import FooterKey
 
@@ -435,3 +438,30 @@ async def test_palette_commands_do_not_run_once_the_app_is_quitting() -> None:
         assert not screen.query("HelpPanel")
         assert screen.game.moves == [4, 0]  # no new game
     assert app.return_code == 0
+
+
+async def test_mouse_down_over_a_widget_that_has_lost_its_screen() -> None:
+    """A press over a widget being removed, whose line needs drawing again: Textual looked
+    up the text under the pointer (for a selection, before checking that selection is
+    allowed), the widget asked for its screen, had none, and the app crashed (NoScreen)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        cell = screen.query_one("#cell-0", CellWidget)
+        draw = cell.render_line
+
+        def screenless(y: int) -> Strip:
+            # As a widget being removed does, but only for the selection look-up: the
+            # paint after the press still draws the cell.
+            looking_up = any(
+                frame.name == "get_widget_and_offset_at" for frame in traceback.extract_stack()
+            )
+            if looking_up:
+                raise NoScreen("node has no screen")
+            return draw(y)
+
+        cell.render_line = screenless  # type: ignore[method-assign]
+        region = cell.region
+        await race(pilot, *press_and_release(region.x + 2, region.y + 2))
+        assert app.is_running
+    assert app.return_code in (None, 0)

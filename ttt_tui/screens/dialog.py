@@ -7,10 +7,12 @@ from typing import TypeVar
 from textual.await_complete import AwaitComplete
 from textual.screen import ModalScreen
 
+from ttt_tui.screens.unselectable import Unselectable
+
 ResultT = TypeVar("ResultT")
 
 
-class Dialog(ModalScreen[ResultT]):
+class Dialog(ModalScreen[ResultT], Unselectable[ResultT]):
     """A `ModalScreen` whose `dismiss` does nothing once it has closed.
 
     A real terminal can deliver two closing gestures in one read (a double click

@@ -15,7 +15,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.events import Resize
-from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -35,6 +34,7 @@ from ttt_tui.engine import (
 from ttt_tui.game import Game, Mode, move_name
 from ttt_tui.messages import AIMoved, AnalysisReady
 from ttt_tui.screens.notices import show_store_notices
+from ttt_tui.screens.unselectable import Unselectable
 from ttt_tui.storage import GameRecord, Result, Settings, Store, outcomes_for, stats_outcome
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.cell import Cell as CellWidget
@@ -75,7 +75,7 @@ OUTCOME_LABELS = {
 """Each outcome's label in the score, and its short form for a narrow sidebar."""
 
 
-class GameScreen(Screen[None]):
+class GameScreen(Unselectable[None]):
     """The board, the sidebar and the game flow.
 
     Every change to the game goes through `_changed`, which names the new

@@ -26,6 +26,8 @@ from textual.await_complete import AwaitComplete
 from textual.command import CommandList, CommandPalette
 from textual.css.query import NoMatches
 
+from ttt_tui.screens.unselectable import Unselectable
+
 
 class SafeCommandList(CommandList):
     """The palette's list, ignoring page keys and clicks that race its updates."""
@@ -42,7 +44,7 @@ class SafeCommandList(CommandList):
             event.prevent_default()  # a line drawn before the list changed: not OptionList's
 
 
-class GamePalette(CommandPalette):
+class GamePalette(CommandPalette, Unselectable[object]):
     """Textual's command palette, closing once however fast the input comes."""
 
     def compose(self) -> ComposeResult:
