@@ -465,3 +465,20 @@ async def test_mouse_down_over_a_widget_that_has_lost_its_screen() -> None:
         await race(pilot, *press_and_release(region.x + 2, region.y + 2))
         assert app.is_running
     assert app.return_code in (None, 0)
+
+
+async def test_the_keys_panel_closes_when_the_terminal_becomes_too_small() -> None:
+    """Textual's keys panel (the palette's Keys command) stayed docked over the "too
+    small" message, hiding it (found by the real-terminal fuzz)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        app.action_show_help_panel()
+        await pilot.pause()
+        assert screen.query("HelpPanel")
+        await pilot.resize_terminal(MIN_WIDTH - 1, MIN_HEIGHT)
+        await pilot.pause()
+        await pilot.pause()
+        assert not screen.query("HelpPanel")
+        message = str(screen.query_one("#too-small", Static).render())
+        assert message.startswith(f"Terminal too small: {MIN_WIDTH - 1}x{MIN_HEIGHT}.")

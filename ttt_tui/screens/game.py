@@ -671,6 +671,8 @@ class GameScreen(Unselectable[None]):
             self.set_class(too_small, "-too-small")
             self.refresh_bindings()
         if too_small:
+            # Textual's keys panel (the palette's Keys command) would cover the message.
+            self.query("HelpPanel").remove()
             self.query_one("#too-small", Static).update(
                 f"Terminal too small: {width}x{height}.\n"
                 f"ttt-tui needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n\n"
