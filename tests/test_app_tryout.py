@@ -37,7 +37,7 @@ from ttt_tui.engine import Difficulty, Player
 from ttt_tui.game import Mode
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.help import HelpScreen
-from ttt_tui.screens.palette import SafeCommandList
+from ttt_tui.screens.palette import GamePalette, SafeCommandList
 from ttt_tui.screens.stats import COLUMNS, SHORT_COLUMNS, StatsScreen
 from ttt_tui.storage import Settings, Store
 from ttt_tui.widgets.cell import Cell as CellWidget
@@ -482,3 +482,24 @@ async def test_the_keys_panel_closes_when_the_terminal_becomes_too_small() -> No
         assert not screen.query("HelpPanel")
         message = str(screen.query_one("#too-small", Static).render())
         assert message.startswith(f"Terminal too small: {MIN_WIDTH - 1}x{MIN_HEIGHT}.")
+
+
+@pytest.mark.parametrize("countdown", [0.001, 0.005, 0.01])
+async def test_the_palette_closing_while_it_waits_to_say_no_matches(
+    countdown: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search with no match, then a shrink below the minimum: the "No matches found"
+    countdown fired while the palette was closing, at a list already gone (NoMatches).
+    Under load the close took longer than Textual's 0.5 s countdown; here the
+    countdown is shortened instead, so it ends while the palette closes."""
+    monkeypatch.setattr(GamePalette, "_NO_MATCHES_COUNTDOWN", countdown)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await open_palette(pilot)
+        await race(pilot, key("z"), key("z"))
+        await pilot.resize_terminal(MIN_WIDTH - 1, MIN_HEIGHT)
+        await pilot.pause(0.2)
+        assert app.screen is screen
+        assert app.is_running
+    assert app.return_code in (None, 0)

@@ -12,7 +12,9 @@ tests/test_app_tryout.py:
 - page up or down before its list was laid out looked up a line that did not
   exist yet (`KeyError` in `OptionList._move_page`);
 - a click on a line drawn just before the list changed picked an option that
-  no longer existed (`IndexError` in `OptionList._on_click`).
+  no longer existed (`IndexError` in `OptionList._on_click`);
+- its "No matches found" countdown could end while it was closing, and then
+  looked for a list that was gone (`NoMatches` for ``CommandList``).
 
 The fixes reach into a few of the palette's and the option list's private
 methods; they are all here, so a Textual upgrade has one place to check.
@@ -25,6 +27,7 @@ from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.command import CommandList, CommandPalette
 from textual.css.query import NoMatches
+from textual.timer import Timer, TimerCallback
 
 from ttt_tui.screens.unselectable import Unselectable
 
@@ -56,6 +59,24 @@ class GamePalette(CommandPalette, Unselectable[object]):
         if self.app.screen is not self:
             return AwaitComplete()
         return super().dismiss(result)  # type: ignore[arg-type]
+
+    def set_timer(
+        self,
+        delay: float,
+        callback: TimerCallback | None = None,
+        *,
+        name: str | None = None,
+        pause: bool = False,
+    ) -> Timer:
+        """Textual's timers (the palette's "busy" and "No matches found" countdowns),
+        doing nothing once the palette has begun to close."""
+
+        def unless_closing() -> object:
+            if self._pruning or self._closing or callback is None:
+                return None
+            return callback()
+
+        return super().set_timer(delay, unless_closing, name=name, pause=pause)
 
     @work(exclusive=True, group=CommandPalette._GATHER_COMMANDS_GROUP)
     async def _gather_commands(self, search_value: str) -> None:
