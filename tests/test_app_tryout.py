@@ -19,6 +19,7 @@ from textual.pilot import Pilot
 from textual.strip import Strip
 from textual.widgets import Button, DataTable, Static
 from textual.widgets._footer import FooterKey
+from textual.widgets._toast import Toast
 
 from tests.support import (
     SIZE,
@@ -503,3 +504,21 @@ async def test_the_palette_closing_while_it_waits_to_say_no_matches(
         assert app.screen is screen
         assert app.is_running
     assert app.return_code in (None, 0)
+
+
+async def test_notices_do_not_cover_the_too_small_message() -> None:
+    """A notice shown at 10x6 (here "Paused") wrapped a letter a line down the middle
+    of the "too small" message, hiding it (found by the real-terminal fuzz)."""
+    app = make_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await start(pilot)
+        await pilot.resize_terminal(MIN_WIDTH - 1, MIN_HEIGHT)
+        app.notify("Paused: the computer waits for you.")
+        await pilot.pause()
+        await pilot.pause()
+        toasts = screen.query(Toast)
+        assert toasts
+        assert all(not toast.region for toast in toasts)
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert all(toast.region for toast in toasts)
