@@ -119,7 +119,7 @@ async def take(shot: Shot, out: Path) -> Path:
 def to_png(svg: Path, columns: int) -> Path | None:
     """Convert with cairosvg, if it is installed; the PNG's path, or None."""
     try:
-        import cairosvg  # type: ignore[import-untyped]
+        import cairosvg
     except ImportError:
         return None
     text = svg.read_text(encoding="utf-8").replace("Fira Code", "DejaVu Sans Mono")
