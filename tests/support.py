@@ -18,8 +18,17 @@ from textual.pilot import Pilot
 from textual.worker import WorkerCancelled, WorkerState
 
 from ttt_tui.app import TicTacToeApp
-from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty, Player, SearchCancelled
+from ttt_tui.engine import (
+    Analysis,
+    Board,
+    CancelCheck,
+    Cell,
+    Difficulty,
+    Player,
+    SearchCancelled,
+)
 from ttt_tui.screens.game import GameScreen, MoveChooser
+from ttt_tui.session import Changed, Session
 from ttt_tui.storage import Settings
 from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.choice import Choice
@@ -243,7 +252,7 @@ async def click_option(pilot: Pilot[None], selector: str, label: str, button: in
 
 def marks(screen: GameScreen) -> str:
     """The board in the model, as nine characters: ``X.O......``."""
-    return str(screen.game.board)
+    return str(screen.session.game.board)
 
 
 def cells(pilot: Pilot[None]) -> list[CellWidget]:
@@ -253,7 +262,7 @@ def cells(pilot: Pilot[None]) -> list[CellWidget]:
 
 def shown_marks(pilot: Pilot[None]) -> str:
     """The board as the cell widgets draw it, in the same nine-character form."""
-    return "".join("." if cell.mark is None else cell.mark.value for cell in cells(pilot))
+    return "".join("." if cell.look.mark is None else cell.look.mark.value for cell in cells(pilot))
 
 
 def selected(pilot: Pilot[None], selector: str) -> str:
@@ -262,3 +271,25 @@ def selected(pilot: Pilot[None], selector: str) -> str:
     text = choice.render()
     style = choice.get_component_rich_style("choice--selected")
     return next(text.plain[s.start : s.end].strip() for s in text.spans if s.style == style)
+
+
+class StaleWatch:
+    """Counts search results the session dropped because the game had moved on."""
+
+    def __init__(self, session: Session) -> None:
+        self.count = 0
+        """Moves and analyses dropped as stale since the watch began."""
+        apply_move, apply_analysis = session.apply_move, session.apply_analysis
+
+        def move(token: int, cell: Cell, level: Difficulty) -> Changed | None:
+            return self._count(apply_move(token, cell, level))
+
+        def analysis(token: int, result: Analysis) -> Changed | None:
+            return self._count(apply_analysis(token, result))
+
+        session.apply_move = move  # type: ignore[method-assign]
+        session.apply_analysis = analysis  # type: ignore[method-assign,assignment]
+
+    def _count(self, outcome: Changed | None) -> Changed | None:
+        self.count += outcome is None
+        return outcome

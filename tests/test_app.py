@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import threading
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -112,8 +113,8 @@ async def test_click_on_an_empty_cell_plays_there_and_the_ai_replies() -> None:
         assert await pilot.click("#cell-0")
         await settle(pilot)
 
-        assert screen.game.moves[0] == 0
-        assert len(screen.game.moves) == 2
+        assert screen.session.game.moves[0] == 0
+        assert len(screen.session.game.moves) == 2
         assert marks(screen)[0] == "X"
         assert marks(screen).count("O") == 1
         assert shown_marks(pilot) == marks(screen)
@@ -167,11 +168,11 @@ async def test_digits_play_their_square_directly() -> None:
         for digit in "123456789":
             await play(pilot, "n", digit)
             cell = int(digit) - 1
-            assert screen.game.moves[0] == cell, digit
+            assert screen.session.game.moves[0] == cell, digit
             assert shown_marks(pilot)[cell] == "X", digit
             assert cells_with(pilot, "-cursor") == {cell}, digit
             # The computer replied in its first free scripted square.
-            assert screen.game.moves[1] == (0 if cell == 8 else 8), digit
+            assert screen.session.game.moves[1] == (0 if cell == 8 else 8), digit
 
 
 async def test_a_taken_square_is_refused_with_a_notification() -> None:
@@ -197,11 +198,11 @@ async def test_clicking_hard_sets_the_difficulty() -> None:
         assert selected(pilot, "#difficulty") == "Medium"
         await click_option(pilot, "#difficulty", "Hard")
         await pilot.pause()
-        assert screen.difficulty is Difficulty.HARD
+        assert screen.session.settings.difficulty is Difficulty.HARD
         assert selected(pilot, "#difficulty") == "Hard"
         await click_option(pilot, "#difficulty", "Easy")
         await pilot.pause()
-        assert screen.difficulty is Difficulty.EASY
+        assert screen.session.settings.difficulty is Difficulty.EASY
         assert selected(pilot, "#difficulty") == "Easy"
 
 
@@ -212,7 +213,7 @@ async def test_d_cycles_easy_medium_hard_and_round() -> None:
         assert selected(pilot, "#difficulty") == "Easy"
         for expected in (Difficulty.MEDIUM, Difficulty.HARD, Difficulty.EASY):
             await pilot.press("d")
-            assert screen.difficulty is expected
+            assert screen.session.settings.difficulty is expected
             assert selected(pilot, "#difficulty") == expected.value.capitalize()
 
 
@@ -229,7 +230,7 @@ async def test_focused_difficulty_control_follows_left_and_right() -> None:
             ("left", Difficulty.MEDIUM),
         ]:
             await pilot.press(key)
-            assert screen.difficulty is expected, key
+            assert screen.session.settings.difficulty is expected, key
             assert selected(pilot, "#difficulty") == expected.value.capitalize()
         # The arrows went to the control, not the board.
         assert screen.query_one(BoardView).cursor == 4
@@ -266,7 +267,7 @@ async def test_a_difficulty_change_while_the_ai_thinks_restarts_its_move() -> No
         await settle(pilot)
         assert ai.difficulties == [Difficulty.MEDIUM, Difficulty.HARD]
         assert marks(screen) == "X...O...."
-        assert screen.game.moves == [0, 4]
+        assert screen.session.game.moves == [0, 4]
 
 
 async def test_choosing_o_starts_a_new_game_with_the_ai_opening_as_x() -> None:
@@ -279,14 +280,14 @@ async def test_choosing_o_starts_a_new_game_with_the_ai_opening_as_x() -> None:
         await click_option(pilot, "#mark", "O (second)")
         await settle(pilot)
 
-        assert screen.game.human is Player.O
+        assert screen.session.game.human is Player.O
         assert marks(screen) == "....X...."
         assert shown_marks(pilot) == "....X...."
         assert selected(pilot, "#mark") == "O (second)"
         assert status(pilot).message == "Your move (O)"
         await play(pilot, "1")
         assert marks(screen) == "OX..X...."
-        assert screen.game.moves == [4, 0, 1]
+        assert screen.session.game.moves == [4, 0, 1]
 
 
 # The end of a game -----------------------------------------------------------
@@ -310,7 +311,7 @@ async def test_a_finished_game_shows_the_result_and_locks_the_board(
         screen = await start(pilot)
         await play(pilot, *digits)
 
-        assert screen.game.is_over
+        assert screen.session.game.is_over
         assert status(pilot).message == message
         assert status(pilot).has_class(css_class)
         assert cells_with(pilot, "-win") == line
@@ -321,7 +322,7 @@ async def test_a_finished_game_shows_the_result_and_locks_the_board(
         assert score(pilot) == f"Wins {wins:d} · Draws {draws:d} · Losses {losses:d}"
 
         final = marks(screen)
-        moves = list(screen.game.moves)
+        moves = list(screen.session.game.moves)
         free = [cell for cell in range(9) if final[cell] == "."]
         keys = [str(cell + 1) for cell in free] or ["5"]
         await play(pilot, *keys)
@@ -331,7 +332,7 @@ async def test_a_finished_game_shows_the_result_and_locks_the_board(
         await play(pilot, "enter")
 
         assert marks(screen) == final
-        assert screen.game.moves == moves
+        assert screen.session.game.moves == moves
         assert shown_marks(pilot) == final
         assert any("over" in text for text in notes.messages)
         # Finishing is counted once, however often the board is poked afterwards.
@@ -367,7 +368,7 @@ async def test_moves_are_refused_while_the_ai_thinks_but_the_ui_stays_live() -> 
         screen = await start(pilot)
         await pilot.press("1")
         await wait_for(ai.started)
-        assert screen.thinking
+        assert screen.session.thinking
         assert status(pilot).message == "Thinking… (Medium)"
 
         await pilot.press("9")
@@ -409,6 +410,7 @@ async def test_a_tiny_terminal_shows_a_message_and_the_game_survives_it() -> Non
 
         for width, height in [(20, 8), (1, 1), (0, 0), (MIN_WIDTH - 1, MIN_HEIGHT)]:
             await pilot.resize_terminal(width, height)
+            await pilot.pause()
             assert screen.has_class("-too-small"), (width, height)
             message = str(screen.query_one("#too-small", Static).render())
             assert f"{width}x{height}" in message
@@ -559,7 +561,7 @@ async def test_command_palette_starts_a_new_game_and_sets_the_difficulty() -> No
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen is screen
-        assert screen.difficulty is Difficulty.HARD
+        assert screen.session.settings.difficulty is Difficulty.HARD
         assert selected(pilot, "#difficulty") == "Hard"
 
 
@@ -575,7 +577,7 @@ async def test_game_keys_do_nothing_while_the_terminal_is_too_small() -> None:
         await play(pilot, "1")
         assert marks(screen) == "X...O...."
         board_view = screen.query_one(BoardView)
-        settings, moves = screen.settings, list(screen.game.moves)
+        settings, moves = screen.session.settings, list(screen.session.game.moves)
 
         await pilot.resize_terminal(MIN_WIDTH - 16, MIN_HEIGHT - 6)
         await pilot.pause()
@@ -588,11 +590,11 @@ async def test_game_keys_do_nothing_while_the_terminal_is_too_small() -> None:
         for key in game_keys:
             await play(pilot, key)
             assert app.screen is screen, key
-            assert screen.game.moves == moves, key
-            assert screen.settings == settings, key
+            assert screen.session.game.moves == moves, key
+            assert screen.session.settings == settings, key
             assert board_view.cursor == 0, key
-            assert not screen.hint_requested, key
-        assert screen.game.redo_stack == []
+            assert not screen.session.hint_requested, key
+        assert screen.session.game.redo_stack == []
 
         await pilot.resize_terminal(*SIZE)
         await pilot.pause()
@@ -616,9 +618,9 @@ async def test_a_click_on_a_taken_square_changes_nothing() -> None:
             assert await pilot.click(f"#cell-{taken}")
             await settle(pilot)
             assert marks(screen) == "X...O....", taken
-            assert screen.game.moves == [0, 4], taken
+            assert screen.session.game.moves == [0, 4], taken
             assert shown_marks(pilot) == "X...O....", taken
-            assert not screen.game.is_over
+            assert not screen.session.game.is_over
         assert any("taken" in text for text in notes.messages)
         # The click still counts as a click: the next free square plays.
         assert await pilot.click("#cell-1")
@@ -663,10 +665,11 @@ async def test_the_board_lights_every_winning_line_for_either_side() -> None:
                 board = Board.empty()
                 for cell in moves[:-1]:
                     board = board.play(cell)
-                board_view.board = board
+                board_view.state = replace(board_view.state, board=board)
                 await pilot.pause()
                 assert cells_with(pilot, "-win") == set(), (name, winner)
-                board_view.board = board = board.play(moves[-1])
+                board = board.play(moves[-1])
+                board_view.state = replace(board_view.state, board=board)
                 await pilot.pause()
                 assert board.status.winner is winner, (name, winner)
                 assert cells_with(pilot, "-win") == set(line), (name, winner)
@@ -678,7 +681,7 @@ async def test_a_win_on_two_lines_at_once_lights_both() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await play(pilot, "1", "2", "3", "4", "7", "6", "9", "8", "5")
-        assert screen.game.is_over
+        assert screen.session.game.is_over
         assert cells_with(pilot, "-win") == {0, 2, 4, 6, 8}
 
 
@@ -740,7 +743,7 @@ async def test_a_coach_analysis_that_lands_after_a_move_is_dropped(
 
         # While X's move is being made, the old analysis finishes and is posted:
         # it reaches the screen only after the move, the worst moment for it.
-        game = screen.game
+        game = screen.session.game
         real_play = game.play
 
         def play_as_the_analysis_lands(*args: Any) -> Board:
@@ -761,14 +764,14 @@ async def test_a_coach_analysis_that_lands_after_a_move_is_dropped(
         # Its verdicts, for the empty board, would put one on X's square.
         assert marks(screen) == "X........"
         assert posted[0].analysis.board == Board.empty()
-        assert screen.analysis is None
-        assert screen.query_one(BoardView).verdicts == {}
-        assert all(cell.verdict is None for cell in cells(pilot))
+        assert screen.session.analysis is None
+        assert screen.query_one(BoardView).state.verdicts == {}
+        assert all(cell.look.verdict is None for cell in cells(pilot))
 
         # The analysis of the board on screen is the one that shows.
         held.later_done.set()
         await settle(pilot)
         assert held.boards == [Board.empty(), Board.parse("X........")]
         expected = dict(analyze(Board.parse("X........")).moves)
-        assert screen.query_one(BoardView).verdicts == expected
-        assert cells(pilot)[0].verdict is None
+        assert screen.query_one(BoardView).state.verdicts == expected
+        assert cells(pilot)[0].look.verdict is None

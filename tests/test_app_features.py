@@ -60,7 +60,7 @@ def hinted(pilot: Pilot[None]) -> set[int]:
 
 def shown_verdicts(pilot: Pilot[None]) -> dict[int, Verdict]:
     """The coach verdicts the squares hold."""
-    return {cell.index: cell.verdict for cell in cells(pilot) if cell.verdict is not None}
+    return {cell.index: cell.look.verdict for cell in cells(pilot) if cell.look.verdict is not None}
 
 
 def status(pilot: Pilot[None]) -> str:
@@ -90,7 +90,7 @@ def history_lines(pilot: Pilot[None]) -> list[str]:
 
 def assert_coach_matches_engine(pilot: Pilot[None], screen: GameScreen) -> None:
     """Every empty square holds and draws minimax's verdict for the side to move."""
-    board = screen.game.board
+    board = screen.session.game.board
     expected = analyze(board).moves
     assert set(expected) == {i for i in range(9) if board[i] is None}
     assert shown_verdicts(pilot) == expected
@@ -106,18 +106,20 @@ async def test_c_or_the_checkbox_shows_the_engine_s_verdict_on_every_empty_squar
         await play(pilot, "1")
         assert shown_verdicts(pilot) == {}
         assert all(
-            drawn(c) in {"X", "O"} or drawn(c).isdigit() for c in cells(pilot) if c.mark is None
+            drawn(c) in {"X", "O"} or drawn(c).isdigit()
+            for c in cells(pilot)
+            if c.look.mark is None
         )
 
         await play(pilot, "c")
-        assert screen.settings.coach
+        assert screen.session.settings.coach
         assert screen.query_one("#coach", Checkbox).value
         assert_coach_matches_engine(pilot, screen)
         # X . .  /  . O .  /  . . .  with X to move: a corner or edge draws, nothing wins.
         assert {str(v) for v in shown_verdicts(pilot).values()} == {"draw"}
 
         await play(pilot, "c")
-        assert not screen.settings.coach
+        assert not screen.session.settings.coach
         assert not screen.query_one("#coach", Checkbox).value
         assert shown_verdicts(pilot) == {}
         assert not any("draw" in drawn(c) for c in cells(pilot))
@@ -125,11 +127,11 @@ async def test_c_or_the_checkbox_shows_the_engine_s_verdict_on_every_empty_squar
         # The sidebar checkbox does the same.
         assert await pilot.click("#coach")
         await settle(pilot)
-        assert screen.settings.coach
+        assert screen.session.settings.coach
         assert_coach_matches_engine(pilot, screen)
         assert await pilot.click("#coach")
         await settle(pilot)
-        assert not screen.settings.coach
+        assert not screen.session.settings.coach
         assert shown_verdicts(pilot) == {}
 
 
@@ -158,12 +160,12 @@ async def test_the_coach_follows_every_move_including_the_ai_s() -> None:
         assert_coach_matches_engine(pilot, screen)
         for key in "189":
             await play(pilot, key)
-            if screen.game.is_over:
+            if screen.session.game.is_over:
                 break
             # The AI has replied; the verdicts are for the person again.
-            assert screen.game.board.to_move is Player.X
-            assert screen.analysis is not None
-            assert screen.analysis.board == screen.game.board
+            assert screen.session.game.board.to_move is Player.X
+            assert screen.session.analysis is not None
+            assert screen.session.analysis.board == screen.session.game.board
             assert_coach_matches_engine(pilot, screen)
         assert len(ai.calls) == 3
 
@@ -173,7 +175,7 @@ async def test_the_coach_speaks_for_o_when_o_is_to_move() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await play(pilot, "2")
-        assert screen.game.board.to_move is Player.O
+        assert screen.session.game.board.to_move is Player.O
         assert_coach_matches_engine(pilot, screen)
         # After X b1 the centre holds the draw for O; a far corner loses.
         assert str(shown_verdicts(pilot)[4]) == "draw"
@@ -233,7 +235,7 @@ async def test_a_small_terminal_shows_short_verdicts_that_fit_their_squares() ->
         assert not screen.has_class("-too-small")
         await play(pilot, "1")
         verdicts = shown_verdicts(pilot)
-        assert verdicts == analyze(screen.game.board).moves
+        assert verdicts == analyze(screen.session.game.board).moves
         labels = []
         for cell in cells(pilot):
             if cell.index not in verdicts:
@@ -263,16 +265,16 @@ async def test_i_highlights_the_best_moves_without_playing_and_counts_once_a_pos
         assert hinted(pilot) == set()
 
         await play(pilot, "i")
-        best = set(analyze(screen.game.board).best)
+        best = set(analyze(screen.session.game.board).best)
         assert hinted(pilot) == best
         assert best < {2, 3, 4, 6, 7, 8}  # a real choice, not every square
         assert all("★" in drawn(cells(pilot)[i]) for i in best)
         assert not any("★" in drawn(c) for c in cells(pilot) if c.index not in best)
         assert marks(screen) == "XO......."
         assert shown_marks(pilot) == "XO......."
-        assert screen.game.moves == [0, 1]
+        assert screen.session.game.moves == [0, 1]
         assert len(ai.calls) == 1  # asking for a hint did not hand the AI a turn
-        assert screen.game.hints_used == 1
+        assert screen.session.game.hints_used == 1
         assert hints_line(pilot) == "Hints this game: 1"
 
         await play(pilot, "i")
@@ -284,7 +286,7 @@ async def test_i_highlights_the_best_moves_without_playing_and_counts_once_a_pos
         assert hinted(pilot) == set()  # the hint was for the last position
         assert hints_line(pilot) == "Hints this game: 1"
         await play(pilot, "i")
-        assert hinted(pilot) == set(analyze(screen.game.board).best)
+        assert hinted(pilot) == set(analyze(screen.session.game.board).best)
         assert hints_line(pilot) == "Hints this game: 2"
 
         await play(pilot, "n")
@@ -297,7 +299,7 @@ async def test_a_hint_survives_coach_and_difficulty_changes_in_the_same_position
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await play(pilot, "1", "i")
-        best = set(analyze(screen.game.board).best)
+        best = set(analyze(screen.session.game.board).best)
         assert hinted(pilot) == best
         await play(pilot, key)
         assert hinted(pilot) == best
@@ -312,12 +314,12 @@ async def test_hints_work_at_every_difficulty_after_the_ai_opens() -> None:
         for difficulty in Difficulty:
             if difficulty is not Difficulty.EASY:
                 await play(pilot, "d", "n")
-            assert screen.difficulty is difficulty
-            assert len(screen.game.moves) == 1  # the AI opened as X
+            assert screen.session.settings.difficulty is difficulty
+            assert len(screen.session.game.moves) == 1  # the AI opened as X
             await play(pilot, "i")
-            assert screen.game.board.to_move is Player.O
-            assert len(screen.game.moves) == 1
-            assert hinted(pilot) == set(analyze(screen.game.board).best)
+            assert screen.session.game.board.to_move is Player.O
+            assert len(screen.session.game.moves) == 1
+            assert hinted(pilot) == set(analyze(screen.session.game.board).best)
             assert hinted(pilot)
             assert hints_line(pilot) == "Hints this game: 1"
 
@@ -329,7 +331,7 @@ async def test_in_two_players_mode_both_sides_can_ask_for_hints() -> None:
         await play(pilot, "i")
         assert hinted(pilot) == set(range(9))  # every opening draws
         await play(pilot, "1")
-        assert screen.game.board.to_move is Player.O
+        assert screen.session.game.board.to_move is Player.O
         await play(pilot, "i")
         assert hinted(pilot) == {4}  # only the centre saves O after a corner
         assert marks(screen) == "X........"
@@ -348,7 +350,7 @@ async def test_no_hint_on_the_ai_s_turn_or_after_the_game_ends() -> None:
         await pilot.press("i")
         await pilot.pause()
         assert notes.since(before) == ["Hints are for your turn."]
-        assert screen.game.hints_used == 0
+        assert screen.session.game.hints_used == 0
         assert hints_line(pilot) == "Hints this game: 0"
         assert hinted(pilot) == set()
 
@@ -372,23 +374,23 @@ async def test_undo_takes_back_your_move_and_the_ai_s_reply_and_redo_replays_the
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await play(pilot, "1", "2")
-        assert screen.game.moves == [0, 4, 1, 8]
+        assert screen.session.game.moves == [0, 4, 1, 8]
 
         await play(pilot, "u")
-        assert screen.game.moves == [0, 4]
+        assert screen.session.game.moves == [0, 4]
         assert marks(screen) == "X...O...."
         assert shown_marks(pilot) == "X...O...."
         assert status(pilot) == "Your move (X)"
-        assert screen.game.undo_used
+        assert screen.session.game.undo_used
 
         await play(pilot, "u")
-        assert screen.game.moves == []
+        assert screen.session.game.moves == []
         assert shown_marks(pilot) == "........."
 
         await play(pilot, "r")
-        assert screen.game.moves == [0, 4]
+        assert screen.session.game.moves == [0, 4]
         await play(pilot, "r")
-        assert screen.game.moves == [0, 4, 1, 8]
+        assert screen.session.game.moves == [0, 4, 1, 8]
         assert shown_marks(pilot) == "XX..O...O"
         assert len(ai.calls) == 2  # redo replayed the AI's moves; it was not asked again
 
@@ -399,14 +401,14 @@ async def test_a_new_move_clears_what_redo_would_replay() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await play(pilot, "1", "2", "u")
-        assert screen.game.redo_stack == [[1, 8]]
+        assert screen.session.game.redo_stack == [[1, 8]]
         await play(pilot, "3")
-        assert screen.game.moves == [0, 4, 2, 8]
-        assert screen.game.redo_stack == []
+        assert screen.session.game.moves == [0, 4, 2, 8]
+        assert screen.session.game.redo_stack == []
         before = len(notes.messages)
         await play(pilot, "r")
         assert notes.since(before) == ["Nothing to redo."]
-        assert screen.game.moves == [0, 4, 2, 8]
+        assert screen.session.game.moves == [0, 4, 2, 8]
 
 
 async def test_undo_while_the_ai_thinks_cancels_it_and_its_late_answer_never_lands() -> None:
@@ -416,24 +418,24 @@ async def test_undo_while_the_ai_thinks_cancels_it_and_its_late_answer_never_lan
         screen = await start(pilot)
         await pilot.press("1")
         await calls_begun(ai, 1)
-        assert screen.thinking
+        assert screen.session.thinking
         assert status(pilot) == "Thinking… (Medium)"
 
         await pilot.press("u")
         await pilot.pause()
-        assert screen.game.moves == []
-        assert not screen.thinking
+        assert screen.session.game.moves == []
+        assert not screen.session.thinking
         assert status(pilot) == "Your move (X)"
 
         ai.allow()  # the blocked worker now returns square 4 for a turn that is gone
         await settle(pilot)
-        assert screen.game.moves == []
+        assert screen.session.game.moves == []
         assert shown_marks(pilot) == "........."
         assert len(ai.calls) == 1
 
         # Redo puts your move back and the AI answers afresh.
         await play(pilot, "r")
-        assert screen.game.moves == [0, 4]
+        assert screen.session.game.moves == [0, 4]
         assert len(ai.calls) == 2
 
 
@@ -443,17 +445,17 @@ async def test_undo_and_redo_work_after_the_game_has_ended_and_it_counts_once() 
         screen = await start(pilot)
         await play(pilot, "1", "2", "3")
         assert status(pilot) == "You win!"
-        assert screen.session_score[Mode.HUMAN_VS_AI]["win"] == 1
+        assert screen.session.score[Mode.HUMAN_VS_AI]["win"] == 1
 
         await play(pilot, "u")
-        assert screen.game.moves == [0, 8, 1, 7]
-        assert not screen.game.is_over
+        assert screen.session.game.moves == [0, 8, 1, 7]
+        assert not screen.session.game.is_over
         assert status(pilot) == "Your move (X)"
 
         await play(pilot, "r")
-        assert screen.game.moves == [0, 8, 1, 7, 2]
+        assert screen.session.game.moves == [0, 8, 1, 7, 2]
         assert status(pilot) == "You win!"
-        assert screen.session_score[Mode.HUMAN_VS_AI]["win"] == 1
+        assert screen.session.score[Mode.HUMAN_VS_AI]["win"] == 1
 
 
 async def test_undo_after_the_ai_wins_takes_back_your_move_and_its_winning_reply() -> None:
@@ -463,7 +465,7 @@ async def test_undo_after_the_ai_wins_takes_back_your_move_and_its_winning_reply
         await play(pilot, "4", "5", "9")
         assert status(pilot) == "AI wins"
         await play(pilot, "u")
-        assert screen.game.moves == [3, 0, 4, 1]
+        assert screen.session.game.moves == [3, 0, 4, 1]
         assert status(pilot) == "Your move (X)"
 
 
@@ -473,13 +475,13 @@ async def test_in_two_players_mode_undo_takes_back_one_move() -> None:
         screen = await start(pilot)
         await play(pilot, "1", "5", "9")
         await play(pilot, "u")
-        assert screen.game.moves == [0, 4]
+        assert screen.session.game.moves == [0, 4]
         assert status(pilot) == "X to move"
         await play(pilot, "u")
-        assert screen.game.moves == [0]
+        assert screen.session.game.moves == [0]
         assert status(pilot) == "O to move"
         await play(pilot, "r", "r")
-        assert screen.game.moves == [0, 4, 8]
+        assert screen.session.game.moves == [0, 4, 8]
 
 
 async def test_in_ai_vs_ai_undo_and_hints_are_refused() -> None:
@@ -487,17 +489,17 @@ async def test_in_ai_vs_ai_undo_and_hints_are_refused() -> None:
     notes = Notes(app)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
-        assert screen.game.is_over
-        moves = list(screen.game.moves)
+        assert screen.session.game.is_over
+        moves = list(screen.session.game.moves)
         before = len(notes.messages)
         await play(pilot, "u")
         assert notes.since(before) == ["AI vs AI is over: press n for a new game."]
-        assert screen.game.moves == moves
-        assert not screen.game.undo_used
+        assert screen.session.game.moves == moves
+        assert not screen.session.game.undo_used
         before = len(notes.messages)
         await play(pilot, "i")
         assert notes.since(before) == []  # the same words are still on screen
-        assert screen.game.hints_used == 0
+        assert screen.session.game.hints_used == 0
 
 
 async def test_in_ai_vs_ai_a_hint_is_refused_and_not_counted() -> None:
@@ -511,8 +513,8 @@ async def test_in_ai_vs_ai_a_hint_is_refused_and_not_counted() -> None:
         await pilot.press("i")
         await pilot.pause()
         assert notes.messages == ["AI vs AI: the computer plays both sides; p pauses."]
-        assert screen.game.hints_used == 0
-        assert not screen.hint_requested
+        assert screen.session.game.hints_used == 0
+        assert not screen.session.hint_requested
         assert hinted(pilot) == set()
         assert not screen.query_one("#hints-used").display
 
@@ -522,19 +524,19 @@ async def test_playing_o_undo_never_removes_the_ai_s_opening_move_alone() -> Non
     notes = Notes(app)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
-        assert screen.game.moves == [4]
+        assert screen.session.game.moves == [4]
         before = len(notes.messages)
         await play(pilot, "u")
         assert notes.since(before) == ["Nothing to undo."]
-        assert screen.game.moves == [4]
+        assert screen.session.game.moves == [4]
 
         await play(pilot, "1")
-        assert screen.game.moves == [4, 0, 8]
+        assert screen.session.game.moves == [4, 0, 8]
         await play(pilot, "u")
-        assert screen.game.moves == [4]
+        assert screen.session.game.moves == [4]
         assert status(pilot) == "Your move (O)"
         await play(pilot, "u")
-        assert screen.game.moves == [4]
+        assert screen.session.game.moves == [4]
         assert shown_marks(pilot) == "....X...."
 
 
@@ -606,7 +608,7 @@ async def test_the_latest_move_is_on_screen_in_a_short_terminal() -> None:
         screen = await start(pilot)
         await play(pilot, "1", "2", "3", "5", "4")
         history = screen.query_one(History)
-        row = history.region.y + len(screen.game.moves) - 1 - round(history.scroll_y)
+        row = history.region.y + len(screen.session.game.moves) - 1 - round(history.scroll_y)
         sidebar = screen.query_one("#sidebar").region
         assert sidebar.y <= row < sidebar.bottom, (row, sidebar)
         widget, _ = screen.get_widget_at(history.region.x + 2, row)
@@ -623,7 +625,7 @@ async def test_two_players_by_clicking_the_mode_control() -> None:
         screen = await start(pilot)
         await click_option(pilot, "#mode", "2 players")
         await settle(pilot)
-        assert screen.game.mode is Mode.TWO_PLAYERS
+        assert screen.session.game.mode is Mode.TWO_PLAYERS
         assert selected(pilot, "#mode") == "2 players"
         assert status(pilot) == "X to move"
         assert not screen.query_one("#difficulty").display  # no computer, no difficulty
@@ -644,10 +646,10 @@ async def test_ai_vs_ai_plays_to_the_end_each_side_at_its_own_difficulty() -> No
         screen = await start(pilot)
         await click_option(pilot, "#mode", "AI vs AI")
         await settle(pilot)
-        assert screen.game.mode is Mode.AI_VS_AI
-        assert screen.game.is_over
+        assert screen.session.game.mode is Mode.AI_VS_AI
+        assert screen.session.game.is_over
         assert ai.calls
-        assert len(ai.calls) == len(screen.game.moves)
+        assert len(ai.calls) == len(screen.session.game.moves)
         for side, difficulty in ai.calls:
             assert difficulty is (Difficulty.EASY if side is Player.X else Difficulty.HARD)
         assert {side for side, _ in ai.calls} == {Player.X, Player.O}
@@ -661,9 +663,9 @@ async def test_ai_vs_ai_with_the_real_engine_at_hard_draws() -> None:
     app = make_app(settings=settings)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
-        assert screen.game.is_over
+        assert screen.session.game.is_over
         assert status(pilot) == "Draw"
-        assert len(screen.game.moves) == 9
+        assert len(screen.session.game.moves) == 9
 
 
 async def test_p_pauses_ai_vs_ai_and_no_move_is_made_until_p_again() -> None:
@@ -674,26 +676,26 @@ async def test_p_pauses_ai_vs_ai_and_no_move_is_made_until_p_again() -> None:
         ai.allow(3)
         await calls_begun(ai, 4)  # three moves landed; the fourth is being thought about
         await pilot.pause()
-        assert screen.game.moves == [0, 1, 2]
+        assert screen.session.game.moves == [0, 1, 2]
 
         await pilot.press("p")
         await pilot.pause()
-        assert screen.paused
+        assert screen.session.paused
         assert status(pilot) == "Paused: p resumes"
         assert screen.query_one("#status", StatusLine).detail == "O (Medium) to move"
         ai.allow()
         await settle(pilot)
         await pilot.pause()
-        assert screen.game.moves == [0, 1, 2]
+        assert screen.session.game.moves == [0, 1, 2]
         assert shown_marks(pilot) == "XOX......"
         assert len(ai.calls) == 4
 
         await play(pilot, "p")
-        assert not screen.paused
-        assert screen.game.is_over
-        assert screen.game.moves[:3] == [0, 1, 2]
+        assert not screen.session.paused
+        assert screen.session.game.is_over
+        assert screen.session.game.moves[:3] == [0, 1, 2]
         # First free square each time: X takes a1 c1 b2 a3 and wins on the diagonal.
-        assert screen.game.moves == [0, 1, 2, 3, 4, 5, 6]
+        assert screen.session.game.moves == [0, 1, 2, 3, 4, 5, 6]
         assert status(pilot) == "X wins!"
 
 
@@ -704,8 +706,8 @@ async def test_switching_mode_starts_a_new_game_and_records_the_abandoned_one() 
         await play(pilot, "1")
         await click_option(pilot, "#mode", "2 players")
         await settle(pilot)
-        assert screen.game.moves == []
-        assert screen.game.mode is Mode.TWO_PLAYERS
+        assert screen.session.game.moves == []
+        assert screen.session.game.mode is Mode.TWO_PLAYERS
         records = app.store.load_games()
         assert [(r.mode, r.moves, r.result) for r in records] == [
             (Mode.HUMAN_VS_AI, (0, 4), Result.ABANDONED)
@@ -713,18 +715,18 @@ async def test_switching_mode_starts_a_new_game_and_records_the_abandoned_one() 
         # The control follows the arrow keys too; an empty game is not worth a record.
         screen.query_one("#mode", Choice).focus()
         await play(pilot, "left")
-        assert screen.game.mode is Mode.HUMAN_VS_AI
+        assert screen.session.game.mode is Mode.HUMAN_VS_AI
         assert selected(pilot, "#mode") == "You vs AI"
         await play(pilot, "right", "right")
-        assert screen.game.mode is Mode.AI_VS_AI
-        assert screen.game.is_over  # the engines played it out by themselves
+        assert screen.session.game.mode is Mode.AI_VS_AI
+        assert screen.session.game.is_over  # the engines played it out by themselves
         records = app.store.load_games()
         assert [(r.mode, r.result) for r in records] == [
             (Mode.HUMAN_VS_AI, Result.ABANDONED),
-            (Mode.AI_VS_AI, Result.from_status(screen.game.status)),
+            (Mode.AI_VS_AI, Result.from_status(screen.session.game.status)),
         ]
-        assert sum(screen.session_score[Mode.HUMAN_VS_AI].values()) == 0
-        assert sum(screen.session_score[Mode.AI_VS_AI].values()) == 1
+        assert sum(screen.session.score[Mode.HUMAN_VS_AI].values()) == 0
+        assert sum(screen.session.score[Mode.AI_VS_AI].values()) == 1
 
 
 async def test_alternate_start_swaps_your_mark_so_the_ai_opens_the_next_game() -> None:
@@ -734,21 +736,21 @@ async def test_alternate_start_swaps_your_mark_so_the_ai_opens_the_next_game() -
         screen = await start(pilot)
         assert await pilot.click("#alternate")
         await pilot.pause()
-        assert screen.settings.alternate_start
+        assert screen.session.settings.alternate_start
         assert screen.query_one("#alternate", Checkbox).value
 
         await play(pilot, "1", "2", "3")
         assert status(pilot) == "You win!"
         await play(pilot, "n")
-        assert screen.game.human is Player.O
+        assert screen.session.game.human is Player.O
         assert selected(pilot, "#mark") == "O (second)"
-        assert screen.game.moves == [8]  # the AI opened as X
+        assert screen.session.game.moves == [8]  # the AI opened as X
         assert marks(screen) == "........X"
         assert status(pilot) == "Your move (O)"
 
         await play(pilot, "n")
-        assert screen.game.human is Player.X
-        assert screen.game.moves == []
+        assert screen.session.game.human is Player.X
+        assert screen.session.game.moves == []
         assert status(pilot) == "Your move (X)"
 
 
@@ -763,13 +765,13 @@ async def test_alternate_start_swaps_the_engines_difficulties_in_ai_vs_ai() -> N
     app = make_app(ai, settings=settings)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
-        assert screen.game.is_over
+        assert screen.session.game.is_over
         assert ai.calls[0] == (Player.X, Difficulty.EASY)
         assert ai.calls[1] == (Player.O, Difficulty.HARD)
         first = len(ai.calls)
 
         await play(pilot, "n")
-        assert screen.game.is_over
+        assert screen.session.game.is_over
         assert selected(pilot, "#ai-x-difficulty") == "Hard"
         assert selected(pilot, "#ai-o-difficulty") == "Easy"
         for side, difficulty in ai.calls[first:]:
@@ -801,9 +803,9 @@ async def test_pause_is_offered_in_the_footer_only_in_ai_vs_ai() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         assert "p" not in screen.active_bindings
-        screen.set_mode(Mode.AI_VS_AI)
+        screen.apply(screen.session.set_mode(Mode.AI_VS_AI))
         await settle(pilot)
         assert "p" in screen.active_bindings
-        screen.set_mode(Mode.TWO_PLAYERS)
+        screen.apply(screen.session.set_mode(Mode.TWO_PLAYERS))
         await settle(pilot)
         assert "p" not in screen.active_bindings

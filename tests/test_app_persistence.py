@@ -93,24 +93,24 @@ async def test_settings_survive_a_restart(tmp_path: Path) -> None:
             coach=True,
             theme="textual-light",
         )
-        assert screen.settings == expected
+        assert screen.session.settings == expected
         await pilot.press("q")
     assert json.loads((directory / SETTINGS_FILE).read_text())["theme"] == "textual-light"
 
     again = make_app(Store(directory))
     async with again.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
-        assert screen.settings == expected
+        assert screen.session.settings == expected
         assert again.theme == "textual-light"
-        assert screen.game.mode is Mode.TWO_PLAYERS
-        assert screen.query_one("#mode", Choice).value == Mode.TWO_PLAYERS.value
-        assert screen.query_one("#difficulty", Choice).value == "hard"
-        assert screen.query_one("#mark", Choice).value == "O"
+        assert screen.session.game.mode is Mode.TWO_PLAYERS
+        assert screen.query_one("#mode", Choice).value is Mode.TWO_PLAYERS
+        assert screen.query_one("#difficulty", Choice).value is Difficulty.HARD
+        assert screen.query_one("#mark", Choice).value is Player.O
         assert screen.query_one("#coach").value  # type: ignore[attr-defined]
         assert screen.query_one("#alternate").value  # type: ignore[attr-defined]
         # The coach is on from the first position.
         await settle(pilot)
-        assert screen.analysis is not None
+        assert screen.session.analysis is not None
 
 
 async def test_a_corrupt_settings_file_is_moved_aside_and_the_app_starts_with_defaults(
@@ -125,9 +125,9 @@ async def test_a_corrupt_settings_file_is_moved_aside_and_the_app_starts_with_de
     notes = Notes(app)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
-        assert screen.settings == Settings()
-        assert screen.difficulty is Difficulty.MEDIUM
-        assert screen.game.human is Player.X
+        assert screen.session.settings == Settings()
+        assert screen.session.settings.difficulty is Difficulty.MEDIUM
+        assert screen.session.game.human is Player.X
         assert len(notes.messages) == 1
         assert SETTINGS_FILE in notes.messages[0]
         assert "corrupt" in notes.messages[0]
@@ -146,7 +146,7 @@ async def test_a_settings_file_with_an_unknown_value_is_also_set_aside(tmp_path:
     notes = Notes(app)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
-        assert screen.settings == Settings()
+        assert screen.session.settings == Settings()
         assert len(notes.messages) == 1
         assert "impossible" in notes.messages[0]
     assert len(list(directory.glob(f"{SETTINGS_FILE}.corrupt-*"))) == 1
@@ -161,8 +161,8 @@ async def test_a_finished_game_is_recorded_with_every_field_and_counted(tmp_path
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await play_keys(pilot, "1", "i", "2", "u", "2", "3")
-        assert screen.game.is_over
-        assert screen.game.moves == [0, 8, 1, 7, 2]
+        assert screen.session.game.is_over
+        assert screen.session.game.moves == [0, 8, 1, 7, 2]
 
     [record] = game_lines(directory)
     assert set(record) == {
@@ -202,14 +202,14 @@ async def test_games_count_per_difficulty_and_mode(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await play_keys(pilot, "4", "5", "9")  # the AI wins at medium
-        assert screen.game.status.winner is Player.O
+        assert screen.session.game.status.winner is Player.O
         await play_keys(pilot, "d", "n", "4", "5", "9")  # and again at hard
         await click_option(pilot, "#mode", "2 players")
         await settle(pilot)
         await play_keys(pilot, "1", "4", "2", "5", "3")
         await click_option(pilot, "#mode", "AI vs AI")
         await settle(pilot)
-        assert screen.game.is_over
+        assert screen.session.game.is_over
 
     counts = stats_counts(directory)
     assert counts["human_vs_ai/medium"] == {"win": 0, "draw": 0, "loss": 1}
@@ -282,7 +282,7 @@ async def test_the_stats_screen_shows_counts_and_resets_only_after_confirmation(
         await play_keys(pilot, "n", "4", "5", "9")  # a loss
         ai.script = [4, 1, 5, 6]
         await play_keys(pilot, "n", "1", "3", "8", "4", "9")  # a draw
-        assert screen.game.is_over and screen.game.status.winner is None
+        assert screen.session.game.is_over and screen.session.game.status.winner is None
 
         await pilot.press("s")
         stats = app.screen
@@ -345,7 +345,7 @@ async def test_an_unwritable_data_dir_leaves_the_game_playable_with_one_notice(
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await play_keys(pilot, "d", "c", "1", "2", "3")
-        assert screen.game.status.winner is Player.X
+        assert screen.session.game.status.winner is Player.X
         await play_keys(pilot, "n", "1")
         await pilot.press("s")
         stats = app.screen
@@ -426,9 +426,9 @@ async def test_a_win_against_easy_then_hard_counts_as_mixed_not_as_beating_hard(
         screen = await start(pilot)
         await play_keys(pilot, "1")  # Easy answers
         await play_keys(pilot, "d", "d")  # Easy -> Medium -> Hard
-        assert screen.difficulty is Difficulty.HARD
+        assert screen.session.settings.difficulty is Difficulty.HARD
         await play_keys(pilot, "2", "3")  # Hard answers, then X wins
-        assert screen.game.status.winner is Player.X
+        assert screen.session.game.status.winner is Player.X
         assert ai.difficulties == [Difficulty.EASY, Difficulty.HARD]
 
         await pilot.press("s")
@@ -462,13 +462,13 @@ async def test_undo_drops_the_levels_of_undone_moves_and_redo_brings_them_back(
         screen = await start(pilot)
         # Easy's reply is undone, Hard plays every move that stays: a game against Hard.
         await play_keys(pilot, "1", "u", "d", "d", "1", "2", "3")
-        assert screen.game.status.winner is Player.X
-        assert screen.game.levels == [None, Difficulty.HARD, None, Difficulty.HARD, None]
+        assert screen.session.game.status.winner is Player.X
+        assert screen.session.game.levels == [None, Difficulty.HARD, None, Difficulty.HARD, None]
         # Easy's reply undone and redone after the switch to Hard: it is Easy's again.
         await play_keys(pilot, "n", "d", "1", "u", "d", "d", "r", "2", "3")
-        assert screen.difficulty is Difficulty.HARD
-        assert screen.game.status.winner is Player.X
-        assert screen.game.levels == [None, Difficulty.EASY, None, Difficulty.HARD, None]
+        assert screen.session.settings.difficulty is Difficulty.HARD
+        assert screen.session.game.status.winner is Player.X
+        assert screen.session.game.levels == [None, Difficulty.EASY, None, Difficulty.HARD, None]
         # The stats screen says what Mixed means only when there is a Mixed row.
         await pilot.press("s")
         stats = app.screen
@@ -504,11 +504,11 @@ async def test_an_ai_vs_ai_engine_switched_mid_game_counts_as_mixed(tmp_path: Pa
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        assert screen.game.moves == [0, 1]
+        assert screen.session.game.moves == [0, 1]
         await click_option(pilot, "#ai-o-difficulty", "Hard")
         ai.allow()
         await settle(pilot)
-        assert screen.game.status.winner is Player.X
+        assert screen.session.game.status.winner is Player.X
 
         await pilot.press("s")
         stats = app.screen

@@ -19,7 +19,7 @@ import pytest
 from textual.message import Message
 from textual.pilot import Pilot
 
-from tests.support import SIZE, marks, settle, start
+from tests.support import SIZE, StaleWatch, marks, settle, start
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty, Player, SearchCancelled
 from ttt_tui.messages import AIMoved
@@ -128,7 +128,7 @@ def make_app(ai: HeldAI) -> TicTacToeApp:
 
 def assert_consistent(screen: GameScreen, ai: HeldAI) -> None:
     """Every computer move in the game was computed for exactly the position it landed on."""
-    game = screen.game
+    game = screen.session.game
     board = Board.empty()
     answered = {(str(call.board), call.result) for call in ai.calls if call.result is not None}
     for cell in game.moves:
@@ -151,7 +151,7 @@ async def test_new_game_cancels_the_search_in_flight() -> None:
         screen = await start(pilot)
         await pilot.press("1")
         call = await ai.next_call(1)
-        assert screen.thinking
+        assert screen.session.thinking
         assert not call.saw_cancel.is_set()
 
         await pilot.press("n")
@@ -161,8 +161,8 @@ async def test_new_game_cancels_the_search_in_flight() -> None:
         await settle(pilot)
         assert call.result is None
         assert marks(screen) == "........."
-        assert screen.game.moves == []
-        assert not screen.thinking
+        assert screen.session.game.moves == []
+        assert not screen.session.thinking
         assert screen.query_one("#status", StatusLine).message == "Your move (X)"
         assert len(ai.calls) == 1
 
@@ -184,6 +184,7 @@ async def test_a_move_already_posted_for_an_abandoned_turn_is_dropped(
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         watch = PostWatch(screen)
+        dropped = StaleWatch(screen.session)
         await pilot.press("1")
         call = await ai.next_call(1)
 
@@ -196,21 +197,21 @@ async def test_a_move_already_posted_for_an_abandoned_turn_is_dropped(
         elif change == "difficulty":
             screen.action_cycle_difficulty()
         else:
-            screen.set_mark(Player.O)
+            screen.apply(screen.session.set_mark(Player.O))
         await pilot.pause()
 
         assert call.result == 4
-        assert screen.stale_results == 1
+        assert dropped.count == 1
         assert marks(screen) == board_after
-        assert screen.game.human is human_after
+        assert screen.session.game.human is human_after
 
         ai.release_all()
         await settle(pilot)
-        assert screen.stale_results == 1
+        assert dropped.count == 1
         assert_consistent(screen, ai)
         if change == "difficulty":
             assert [c.difficulty for c in ai.calls] == [Difficulty.MEDIUM, Difficulty.HARD]
-            assert screen.game.moves == [0, 4]
+            assert screen.session.game.moves == [0, 4]
 
 
 async def test_no_move_from_an_old_game_ever_lands() -> None:
@@ -229,25 +230,26 @@ async def test_no_move_from_an_old_game_ever_lands() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         watch = PostWatch(screen)
+        dropped = StaleWatch(screen.session)
         plan = [(change, way) for _ in range(ROUNDS) for change in CHANGES for way in WAYS]
         step = 0
         while step < len(plan):
-            if screen.game.is_over:
+            if screen.session.game.is_over:
                 ai.release_all()  # the computer may open the new game
                 await pilot.press("n")
                 await settle(pilot)
             ai.hold()
             assert_consistent(screen, ai)
 
-            free = [cell for cell in range(9) if screen.game.board[cell] is None]
+            free = [cell for cell in range(9) if screen.session.game.board[cell] is None]
             count = len(ai.calls)
             await pilot.press(str(rng.choice(free) + 1))
-            if screen.game.is_over:
+            if screen.session.game.is_over:
                 continue
             call = await ai.next_call(count + 1)
-            before = list(screen.game.moves)
-            human = screen.game.human
-            stale = screen.stale_results
+            before = list(screen.session.game.moves)
+            human = screen.session.game.human
+            stale = dropped.count
             change, way = plan[step]
             label = f"step {step}: {change}, {way}"
             step += 1
@@ -261,9 +263,9 @@ async def test_no_move_from_an_old_game_ever_lands() -> None:
                 elif change == "difficulty":
                     screen.action_cycle_difficulty()  # what d does
                 else:
-                    screen.set_mark(human.other)  # what a click on the mark control does
+                    screen.apply(screen.session.set_mark(human.other))  # a click on the mark
                 await pilot.pause()
-                assert screen.stale_results == stale + 1, label
+                assert dropped.count == stale + 1, label
             else:
                 if way == "loose":
                     call.gate.set()
@@ -280,31 +282,33 @@ async def test_no_move_from_an_old_game_ever_lands() -> None:
                     assert await asyncio.to_thread(call.saw_cancel.wait, 10), label
 
             # Straight after the change, before the computer may move again.
-            moves = screen.game.moves
+            moves = screen.session.game.moves
             if change == "difficulty":
                 assert moves[: len(before)] == before, label
                 assert len(moves) <= len(before) + 1, label
                 if way != "loose":
                     assert moves == before, label
                     retry = await ai.next_call(count + 2)
-                    assert retry.difficulty is screen.difficulty, label
+                    assert retry.difficulty is screen.session.settings.difficulty, label
                     assert retry.board == call.board, label
             else:
                 assert moves == [], label
                 assert marks(screen) == ".........", label
-                assert screen.game.human is (human.other if change == "mark" else human), label
+                assert screen.session.game.human is (human.other if change == "mark" else human), (
+                    label
+                )
 
             ai.release_all()
             await settle(pilot)
             assert_consistent(screen, ai)
 
-        assert screen.stale_results >= ROUNDS * len(CHANGES)  # at least every forced race
+        assert dropped.count >= ROUNDS * len(CHANGES)  # at least every forced race
 
 
 async def click_mark(pilot: Pilot[None], mark: Player) -> bool:
     """Click the half of the mark control that picks `mark`; whether the click landed on it."""
     choice = pilot.app.screen.query_one("#mark", Choice)
-    index = [value for value, _ in choice.options].index(mark.value)
+    index = [value for value, _ in choice.options].index(mark)
     width = choice.size.width
     x = (2 * index + 1) * width // (2 * len(choice.options))
     return await pilot.click("#mark", offset=(x, 0))

@@ -119,10 +119,10 @@ async def test_d_changes_no_hidden_setting_outside_you_vs_ai() -> None:
             screen = (
                 await start(pilot) if mode is Mode.TWO_PLAYERS else await start_blocked(pilot, ai)
             )
-            before = screen.settings
+            before = screen.session.settings
             await pilot.press("d")
             await pilot.pause()
-            assert screen.settings == before
+            assert screen.session.settings == before
             assert notes.messages == [said]
 
 
@@ -134,13 +134,13 @@ async def test_only_the_left_button_plays_a_square_or_picks_an_option() -> None:
             assert await pilot.click("#cell-4", button=button)
             await click_option(pilot, "#difficulty", "Hard", button=button)
             await settle(pilot)
-        assert screen.game.moves == []
-        assert screen.settings.difficulty is Difficulty.MEDIUM
+        assert screen.session.game.moves == []
+        assert screen.session.settings.difficulty is Difficulty.MEDIUM
         assert await pilot.click("#cell-4", button=1)
         await settle(pilot)
-        assert screen.game.moves == [4, 0]
+        assert screen.session.game.moves == [4, 0]
         await click_option(pilot, "#difficulty", "Hard")
-        assert screen.settings.difficulty is Difficulty.HARD
+        assert screen.session.settings.difficulty is Difficulty.HARD
 
 
 async def test_ai_vs_ai_offers_only_what_works_there() -> None:
@@ -156,17 +156,17 @@ async def test_ai_vs_ai_offers_only_what_works_there() -> None:
 
         await pilot.press("p")
         await pilot.pause()
-        assert screen.paused
+        assert screen.session.paused
         assert "p Resume" in footer_keys(pilot)
         assert await pilot.click("#cell-8")
         await pilot.pause()
         assert notes.messages == ["Paused: the computer plays both sides here; p resumes."]
-        assert screen.game.moves == []
+        assert screen.session.game.moves == []
 
         await pilot.press("p")
         ai.allow()
         await settle(pilot)
-        assert screen.game.is_over
+        assert screen.session.game.is_over
         assert "p Pause" not in footer_keys(pilot) and "p Resume" not in footer_keys(pilot)
         before = len(notes.messages)
         await pilot.press("p")
@@ -218,12 +218,12 @@ async def test_alternate_who_starts_swaps_on_n_even_on_an_empty_board() -> None:
     notes = Notes(app)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
-        assert screen.game.human is Player.X
+        assert screen.session.game.human is Player.X
         await play(pilot, "n")
-        assert screen.game.human is Player.O
+        assert screen.session.game.human is Player.O
         assert notes.messages == ["Sides swapped: you play O."]
         await play(pilot, "n")
-        assert screen.game.human is Player.X
+        assert screen.session.game.human is Player.X
 
 
 async def test_the_palette_offers_undo_redo_hint_pause_and_marks() -> None:
@@ -234,7 +234,7 @@ async def test_the_palette_offers_undo_redo_hint_pause_and_marks() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         assert {"Undo", "Redo", "Hint", "Play as X", "Play as O"} <= titles(app)
-        screen.set_mode(Mode.AI_VS_AI)
+        screen.apply(screen.session.set_mode(Mode.AI_VS_AI))
         screen.action_pause()
         await pilot.pause()
         assert "Resume" in titles(app) and "Undo" not in titles(app)
@@ -254,7 +254,7 @@ async def test_with_no_color_the_cursor_is_marked_in_text(monkeypatch: pytest.Mo
         await start(pilot)
         await play(pilot, "5", "i", "right")
         cursor = pilot.app.screen.query_one("#cell-5", CellWidget)
-        hinted = [c for c in pilot.app.screen.query(CellWidget) if c.hint and c is not cursor]
+        hinted = [c for c in pilot.app.screen.query(CellWidget) if c.look.hint and c is not cursor]
         assert hinted
         assert str(cursor.render()).splitlines()[0] == "▶ 6 ◀"
         for cell in hinted:
@@ -437,7 +437,7 @@ async def test_palette_commands_do_not_run_once_the_app_is_quitting() -> None:
             await commands[title].callback()
         assert app.screen is screen
         assert not screen.query("HelpPanel")
-        assert screen.game.moves == [4, 0]  # no new game
+        assert screen.session.game.moves == [4, 0]  # no new game
     assert app.return_code == 0
 
 

@@ -288,13 +288,13 @@ def make_app(store: Store) -> TicTacToeApp:
 async def play_a_game(pilot: Pilot[None], screen: GameScreen) -> None:
     """Press the digit of the first free square until the game ends, as a person could."""
     for _ in range(9):
-        if screen.game.is_over:
+        if screen.session.game.is_over:
             return
-        free = next(cell for cell in range(9) if screen.game.board[cell] is None)
+        free = next(cell for cell in range(9) if screen.session.game.board[cell] is None)
         await pilot.press(str(free + 1))
         assert pilot.app.is_running, "the app stopped in the middle of a game"
         await settle(pilot)
-    assert screen.game.is_over, str(screen.game.board)
+    assert screen.session.game.is_over, str(screen.session.game.board)
 
 
 def score_total(screen: GameScreen) -> int:
@@ -422,7 +422,7 @@ async def test_data_dir_cannot_be_written(
     seen = Notes(app).notices
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
-        assert screen.settings == SEEDED_SETTINGS  # reading still works
+        assert screen.session.settings == SEEDED_SETTINGS  # reading still works
         assert seen == []  # nothing has failed yet: nothing was written
         await play_a_game(pilot, screen)
         assert score_total(screen) == 1
@@ -586,7 +586,7 @@ async def test_damaged_data_file(tmp_path: Path, damage: Damage) -> None:
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
         expected_settings = Settings() if damage.name == "settings.json" else SEEDED_SETTINGS
-        assert screen.settings == expected_settings
+        assert screen.session.settings == expected_settings
         if damage.name == "settings.json":
             # Settings are read at start, so the person hears of it at once, and only
             # settings.json has been touched.
@@ -595,7 +595,7 @@ async def test_damaged_data_file(tmp_path: Path, damage: Damage) -> None:
             assert after["stats.json"] == before["stats.json"]
             assert after["games.jsonl"] == before["games.jsonl"]
         await play_a_game(pilot, screen)
-        assert screen.game.is_over
+        assert screen.session.game.is_over
         assert score_total(screen) == 1
         notices = saving_notices(seen)
     # The problem is named once, and nothing failed hard.
@@ -671,7 +671,7 @@ async def test_settings_with_a_bad_field(tmp_path: Path, content: bytes, problem
     seen = Notes(app).notices
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
-        assert screen.settings == SEEDED_SETTINGS
+        assert screen.session.settings == SEEDED_SETTINGS
         assert app.theme == Settings().theme
         [notice] = saving_notices(seen)
         assert re.fullmatch(
@@ -752,8 +752,8 @@ async def screenshot(play: bool) -> tuple[str, dict[Player, str]]:
             assert score_total(screen) == 1
         drawn: dict[Player, str] = {}
         for cell in screen.query(CellWidget):
-            if cell.mark is not None:
-                drawn.setdefault(cell.mark, str(cell.render()))
+            if cell.look.mark is not None:
+                drawn.setdefault(cell.look.mark, str(cell.render()))
         return app.export_screenshot(), drawn
 
 
@@ -799,8 +799,8 @@ async def test_terminal_too_small(tmp_path: Path) -> None:
         assert not screen.has_class("-too-small")
         assert screen.query_one("#main").display
         cells = sorted(screen.query(CellWidget), key=lambda cell: cell.index)
-        shown = "".join("." if cell.mark is None else cell.mark.value for cell in cells)
-        assert shown == str(screen.game.board)  # what is drawn is what is played
+        shown = "".join("." if cell.look.mark is None else cell.look.mark.value for cell in cells)
+        assert shown == str(screen.session.game.board)  # what is drawn is what is played
         await play_a_game(pilot, screen)
         assert score_total(screen) == 1
     assert app.return_code in (None, 0)

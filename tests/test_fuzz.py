@@ -53,7 +53,7 @@ from textual.widgets._footer import FooterKey
 from textual.worker import WorkerCancelled
 
 import ttt_tui.screens.game as game_screen_module
-from tests.support import SIZE
+from tests.support import SIZE, StaleWatch
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import (
     Board,
@@ -69,7 +69,8 @@ from ttt_tui.engine import (
 )
 from ttt_tui.game import Game, Mode
 from ttt_tui.messages import AIMoved
-from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, OUTCOME_LABELS, GameScreen
+from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
+from ttt_tui.session import OUTCOME_LABELS, MoveRequest, Session, status_text
 from ttt_tui.storage import Result, Settings, Store, outcomes_for
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.cell import Cell as CellWidget
@@ -352,10 +353,10 @@ class Monitor:
         """Note the board each computer move is asked for, by token."""
         think = screen._think
 
-        def watched_think(board: Board, difficulty: Difficulty, rng: Any, token: int) -> Any:
-            self.thoughts[token] = board
-            self.thought_levels[token] = difficulty
-            return think(board, difficulty, rng, token)
+        def watched_think(request: MoveRequest, rng: Any) -> Any:
+            self.thoughts[request.token] = request.board
+            self.thought_levels[request.token] = request.difficulty
+            return think(request, rng)
 
         screen._think = watched_think  # type: ignore[method-assign]
 
@@ -366,16 +367,16 @@ class Monitor:
         board = game.board
         if board.is_game_over():
             self.problems.append(f"{where} played {cell} after the game ended on {board}")
-        if where == "_apply_ai_move":
+        if where == "apply_move":
             self.ai_moves += 1
-            screen, message = caller.f_locals["self"], caller.f_locals["message"]
-            assert isinstance(message, AIMoved)
-            if message.token != screen.token:
+            session, token = caller.f_locals["self"], caller.f_locals["token"]
+            assert isinstance(session, Session)
+            if token != session.token:
                 self.problems.append(
-                    f"applied a computer move for token {message.token} at token {screen.token}"
+                    f"applied a computer move for token {token} at token {session.token}"
                 )
-            thought = self.thoughts.get(message.token)
-            computed_at = self.thought_levels.get(message.token)
+            thought = self.thoughts.get(token)
+            computed_at = self.thought_levels.get(token)
             if level is not computed_at:
                 self.problems.append(
                     f"applied a computer move computed at {computed_at} as played at {level}"
@@ -383,11 +384,11 @@ class Monitor:
             if thought != board:
                 self.problems.append(
                     f"applied a computer move ({cell}) computed for {thought} to {board}"
-                    f" (token {message.token})"
+                    f" (token {token})"
                 )
-            if screen.game is not game:
+            if session.game is not game:
                 self.problems.append("applied a computer move to a game that is not on screen")
-        elif where == "_try_play":
+        elif where == "play":
             self.human_moves += 1
         else:
             self.problems.append(
@@ -483,7 +484,7 @@ def draw_events(seed: int, count: int) -> Iterator[Event]:
 def expected_status(screen: GameScreen) -> Callable[[str], bool]:
     """What the status line may say (message and detail, a line apart), worked out
     from the board and who plays."""
-    game = screen.game
+    game = screen.session.game
     status = game.status
     to_move = game.board.to_move
     next_steps = (
@@ -499,8 +500,8 @@ def expected_status(screen: GameScreen) -> Callable[[str], bool]:
             said = f"{winner.value} wins!"
         return lambda text: text == f"{said}\n{next_steps}"
     if game.mode is Mode.AI_VS_AI:
-        if screen.paused:
-            level = screen.difficulty_for(to_move).value.capitalize()
+        if screen.session.paused:
+            level = screen.session.difficulty_for(to_move).value.capitalize()
             return lambda text: text == f"Paused: p resumes\n{to_move.value} ({level}) to move"
         return lambda text: text.startswith(f"{to_move.value} (") and "thinking" in text
     if game.mode is Mode.TWO_PLAYERS:
@@ -552,6 +553,7 @@ class Fuzzer:
         assert isinstance(screen, GameScreen)
         self.screen = screen
         self.monitor.watch_screen(screen)
+        self.dropped = StaleWatch(screen.session)
 
     # Running.
 
@@ -567,7 +569,7 @@ class Fuzzer:
                 self.check()
                 for index, event in enumerate(draw_events(self.seed, self.total)):
                     self.index = index
-                    self.figures.events_while_thinking += self.screen.thinking
+                    self.figures.events_while_thinking += self.screen.session.thinking
                     await self.step(event)
                     self.figures.events += 1
                     self.check()
@@ -583,7 +585,7 @@ class Fuzzer:
             raise self.violation(f"{type(exc).__name__}: {exc}") from exc
         finally:
             self.figures.seconds = time.monotonic() - started
-            self.figures.stale_results = self.screen.stale_results
+            self.figures.stale_results = self.dropped.count
             self.figures.human_moves = self.monitor.human_moves
             self.figures.ai_moves = self.monitor.ai_moves
             self.figures.undos = sum(self.monitor.undos.values())
@@ -786,11 +788,11 @@ class Fuzzer:
         self.figures.settles += 1
 
         def computer_due() -> bool:
-            return screen.game.ai_to_move and not screen.paused
+            return screen.session.game.ai_to_move and not screen.session.paused
 
         def analysis_due() -> bool:
-            wanted = screen.settings.coach or screen.hint_requested
-            return wanted and not screen.game.is_over and screen.analysis is None
+            wanted = screen.session.settings.coach or screen.session.hint_requested
+            return wanted and not screen.session.game.is_over and screen.session.analysis is None
 
         # A whole AI vs AI game is nine moves; the game screen may be under a
         # modal one, whose pauses do not wait for it, hence the generous bound.
@@ -801,25 +803,26 @@ class Fuzzer:
                 break
             await pilot.pause(0.005)
         self.check()
-        game = screen.game
+        game = screen.session.game
         if computer_due():
             raise self.violation(
                 f"the computer never moved: {game.board} {game.board.to_move.value} to move,"
-                f" thinking={screen.thinking}"
+                f" thinking={screen.session.thinking}"
             )
         if analysis_due():
             raise self.violation(
                 f"the coach or hint never got its analysis of {game.board}"
-                f" (coach={screen.settings.coach}, hint={screen.hint_requested})"
+                f" (coach={screen.session.settings.coach}, hint={screen.session.hint_requested})"
             )
-        token = screen.token
+        token = screen.session.token
         await pilot.pause(0.03)
         await self.wait_for_workers()
         await pilot.pause()
-        if screen.token != token:
+        if screen.session.token != token:
             raise self.violation(
                 f"the app does not come to rest: the turn token went from {token} to"
-                f" {screen.token} with nobody doing anything (coach={screen.settings.coach})"
+                f" {screen.session.token} with nobody doing anything"
+                f" (coach={screen.session.settings.coach})"
             )
         await self.check_controls()
         app = self.app
@@ -875,18 +878,18 @@ class Fuzzer:
         found += self.chooser.errors
         if app._exception is not None:
             return [*found, f"an exception reached the app: {app._exception!r}"]
-        turns, self.last_token = screen.token - self.last_token, screen.token
+        turns, self.last_token = screen.session.token - self.last_token, screen.session.token
         if turns > TURNS_PER_EVENT:
             found.append(
                 f"{turns} new turns in one event: the app is looping"
-                f" (coach={screen.settings.coach}, board {screen.game.board})"
+                f" (coach={screen.session.settings.coach}, board {screen.session.game.board})"
             )
         if not app.screen_stack or app.screen_stack[0] is not screen:
             found.append(f"the game screen is not at the bottom: {app.screen_stack}")
         if len(app.screen_stack) > 8:
             found.append(f"screens pile up: {app.screen_stack}")
 
-        game = screen.game
+        game = screen.session.game
         board = game.board
         try:
             board.validate()
@@ -906,10 +909,13 @@ class Fuzzer:
             found.append(f"the moves {game.moves} do not replay: {exc}")
         if replayed != board:
             found.append(f"the board {board} is not the moves {game.moves} replayed ({replayed})")
-        if game.mode is not screen.settings.mode or game.human is not screen.settings.mark:
+        if (
+            game.mode is not screen.session.settings.mode
+            or game.human is not screen.session.settings.mark
+        ):
             found.append(
                 f"game {game.mode}/{game.human} but settings"
-                f" {screen.settings.mode}/{screen.settings.mark}"
+                f" {screen.session.settings.mode}/{screen.session.settings.mark}"
             )
 
         # Once over, a game only changes through undo.
@@ -921,13 +927,13 @@ class Fuzzer:
         self.seen[key] = (moves, over, undos)
 
         # The thinking flag follows the model.
-        wants_move = game.ai_to_move and not screen.paused
-        if screen.thinking != wants_move:
+        wants_move = game.ai_to_move and not screen.session.paused
+        if screen.session.thinking != wants_move:
             found.append(
-                f"thinking={screen.thinking} but ai_to_move={game.ai_to_move}"
-                f" paused={screen.paused} on {board}"
+                f"thinking={screen.session.thinking} but ai_to_move={game.ai_to_move}"
+                f" paused={screen.session.paused} on {board}"
             )
-        if screen.paused and game.mode is not Mode.AI_VS_AI:
+        if screen.session.paused and game.mode is not Mode.AI_VS_AI:
             found.append(f"paused in {game.mode}")
 
         found += self.widget_problems()
@@ -937,12 +943,12 @@ class Fuzzer:
     def widget_problems(self) -> list[str]:
         """What the widgets show agrees with the model."""
         screen, found = self.screen, []
-        game, board = screen.game, screen.game.board
+        game, board = screen.session.game, screen.session.game.board
         board_view = screen.query_one(BoardView)
-        if board_view.board != board:
-            found.append(f"the board view shows {board_view.board}, the model is {board}")
+        if board_view.state.board != board:
+            found.append(f"the board view shows {board_view.state.board}, the model is {board}")
         cells = sorted(screen.query(CellWidget), key=lambda cell: cell.index)
-        shown = "".join("." if c.mark is None else c.mark.value for c in cells)
+        shown = "".join("." if c.look.mark is None else c.look.mark.value for c in cells)
         if shown != str(board):
             found.append(f"the cells show {shown}, the model is {board}")
         winning = {c.index for c in cells if c.has_class("-win")}
@@ -951,21 +957,21 @@ class Fuzzer:
         cursors = [c.index for c in cells if c.has_class("-cursor")]
         if cursors != [board_view.cursor]:
             found.append(f"cursor at {board_view.cursor} but cells {cursors} are lit")
-        if board_view.last_move != game.last_move:
-            found.append(f"last move shown {board_view.last_move}, played {game.last_move}")
+        if board_view.state.last_move != game.last_move:
+            found.append(f"last move shown {board_view.state.last_move}, played {game.last_move}")
 
         status = screen.query_one("#status", StatusLine)
-        text = screen.status_text()
+        text = status_text(screen.session)
         if status.message != text:
             found.append(f"the status line says {status.message!r}, status_text() {text!r}")
         said = "\n".join(filter(None, [status.message, status.detail]))
         if not expected_status(screen)(said):
             found.append(
                 f"the status line says {said!r} on {board} ({board.status.value},"
-                f" {game.mode.value}, human {game.human.value}, paused={screen.paused})"
+                f" {game.mode.value}, human {game.human.value}, paused={screen.session.paused})"
             )
-        if status.thinking != screen.thinking:
-            found.append(f"spinner {status.thinking}, thinking {screen.thinking}")
+        if status.thinking != screen.session.thinking:
+            found.append(f"spinner {status.thinking}, thinking {screen.session.thinking}")
         winner = board.status.winner
         one_human = game.mode is Mode.HUMAN_VS_AI
         won = winner is not None and (not one_human or winner is game.human)
@@ -979,27 +985,28 @@ class Fuzzer:
                 found.append(f"status {css} is {status.has_class(css)} on {board}")
 
         # Coach verdicts and hints: only for the board on screen, only on empty squares.
-        analysis = screen.analysis
+        analysis = screen.session.analysis
         if analysis is not None and analysis.board != board:
             found.append(f"the analysis on show is for {analysis.board}, the board is {board}")
         empty = set(cells_of(board.empty_mask)) if not board.is_game_over() else set()
-        coach = screen.settings.coach
+        coach = screen.session.settings.coach
         verdicts = dict(analysis.moves) if analysis is not None and coach else {}
-        if board_view.verdicts != verdicts:
+        view = board_view.state
+        if view.verdicts != verdicts:
+            found.append(f"verdicts shown on {sorted(view.verdicts)}, expected {sorted(verdicts)}")
+        if not set(view.verdicts) <= empty:
+            found.append(f"coach verdicts on filled squares: {sorted(view.verdicts)} on {board}")
+        hints = (
+            set(analysis.best) if analysis is not None and screen.session.hint_requested else set()
+        )
+        if set(board_view.state.hints) != hints or not hints <= empty:
             found.append(
-                f"verdicts shown on {sorted(board_view.verdicts)}, expected {sorted(verdicts)}"
+                f"hints shown on {sorted(board_view.state.hints)}, expected {sorted(hints)}"
             )
-        if not set(board_view.verdicts) <= empty:
-            found.append(
-                f"coach verdicts on filled squares: {sorted(board_view.verdicts)} on {board}"
-            )
-        hints = set(analysis.best) if analysis is not None and screen.hint_requested else set()
-        if set(board_view.hints) != hints or not hints <= empty:
-            found.append(f"hints shown on {sorted(board_view.hints)}, expected {sorted(hints)}")
         for cell in cells:
-            if cell.mark is not None and (cell.verdict is not None or cell.hint):
+            if cell.look.mark is not None and (cell.look.verdict is not None or cell.look.hint):
                 found.append(
-                    f"square {cell.index + 1} holds {cell.mark.value} and a verdict or hint"
+                    f"square {cell.index + 1} holds {cell.look.mark.value} and a verdict or hint"
                 )
 
         history = screen.query_one(History)
@@ -1023,12 +1030,12 @@ class Fuzzer:
         screen, found = self.screen, []
         tally = self.monitor.tally()
         for mode in Mode:
-            if +screen.session_score[mode] != +tally[mode]:
+            if +screen.session.score[mode] != +tally[mode]:
                 found.append(
-                    f"{mode.value} score {dict(screen.session_score[mode])},"
+                    f"{mode.value} score {dict(screen.session.score[mode])},"
                     f" games ended {dict(tally[mode])}"
                 )
-        mode = screen.game.mode
+        mode = screen.session.game.mode
         expected = tuple((*OUTCOME_LABELS[o], tally[mode][o]) for o in outcomes_for(mode))
         shown = screen.query_one(Score).counts
         if shown != expected:
@@ -1049,18 +1056,18 @@ class Fuzzer:
                 break
             await self.pilot.pause(0.01)
             found = self.control_mismatches()
-        self.check_records(current=self.screen.game, found=found)
+        self.check_records(current=self.screen.session.game, found=found)
 
     def control_mismatches(self) -> list[str]:
         """Each sidebar control that does not show its setting."""
         screen, found = self.screen, []
-        settings, game = screen.settings, screen.game
+        settings, game = screen.session.settings, screen.session.game
         for selector, value in (
-            ("#mode", game.mode.value),
-            ("#difficulty", settings.difficulty.value),
-            ("#mark", game.human.value),
-            ("#ai-x-difficulty", settings.ai_x_difficulty.value),
-            ("#ai-o-difficulty", settings.ai_o_difficulty.value),
+            ("#mode", game.mode),
+            ("#difficulty", settings.difficulty),
+            ("#mark", game.human),
+            ("#ai-x-difficulty", settings.ai_x_difficulty),
+            ("#ai-o-difficulty", settings.ai_o_difficulty),
         ):
             shown = screen.query_one(selector, Choice).value
             if shown != value:
@@ -1072,8 +1079,9 @@ class Fuzzer:
             shown_flag = screen.query_one(selector, Checkbox).value
             if shown_flag != flag:
                 found.append(f"{selector} is ticked={shown_flag}, the setting is {flag}")
-        if screen.query_one(Sidebar).mode is not game.mode:
-            found.append(f"the sidebar is laid out for {screen.query_one(Sidebar).mode}")
+        sidebar = screen.query_one(Sidebar)
+        if not sidebar.has_class(f"-{game.mode.value}"):
+            found.append(f"the sidebar is laid out with classes {sorted(sidebar.classes)}")
         return found
 
     def check_records(self, current: Game | None, found: list[str] | None = None) -> None:
@@ -1139,7 +1147,7 @@ async def test_the_checks_catch_a_board_that_is_not_its_moves(
     fuzz_env: pytest.MonkeyPatch,
 ) -> None:
     async with running(fuzz_env) as fuzzer:
-        fuzzer.screen.game.board = Board.parse("XX./OO./...")
+        fuzzer.screen.session.game.board = Board.parse("XX./OO./...")
         problems = " ".join(fuzzer.problems())
         assert "is not the moves" in problems
         assert "the cells show" in problems
@@ -1155,7 +1163,7 @@ async def test_the_checks_catch_a_status_line_that_disagrees(
 
 async def test_the_checks_catch_a_score_that_counts_wrong(fuzz_env: pytest.MonkeyPatch) -> None:
     async with running(fuzz_env) as fuzzer:
-        fuzzer.screen.session_score[fuzzer.screen.game.mode]["draw"] += 1
+        fuzzer.screen.session.score[fuzzer.screen.session.game.mode]["draw"] += 1
         assert any("score" in p for p in fuzzer.problems())
 
 
@@ -1164,14 +1172,13 @@ async def test_the_checks_catch_a_computer_move_nobody_asked_for(
 ) -> None:
     async with running(fuzz_env) as fuzzer:
         screen = fuzzer.screen
-        screen.new_game(mode=Mode.HUMAN_VS_AI, human=Player.O)
+        screen.apply(screen.session.new_game(mode=Mode.HUMAN_VS_AI, human=Player.O))
         # A new turn with no thought started for it; then a move arrives for it.
-        screen.paused = True
-        screen._changed()
-        screen.paused = False
-        screen.post_message(AIMoved(screen.token, 8, Difficulty.MEDIUM))
+        screen.apply(screen.session.set_paused(True))
+        screen.session.paused = False
+        screen.post_message(AIMoved(screen.session.token, 8, Difficulty.MEDIUM))
         await fuzzer.pilot.pause()
-        assert screen.game.moves == [8]
+        assert screen.session.game.moves == [8]
         assert any("computed for None" in p for p in fuzzer.problems())
 
 
@@ -1180,13 +1187,13 @@ async def test_the_checks_catch_a_mark_after_the_game_ended(
 ) -> None:
     async with running(fuzz_env) as fuzzer:
         screen = fuzzer.screen
-        screen.new_game(mode=Mode.TWO_PLAYERS)
+        screen.apply(screen.session.new_game(mode=Mode.TWO_PLAYERS))
         for key in "14253":  # X takes the top row
             await fuzzer.pilot.press(key)
-        assert screen.game.is_over
+        assert screen.session.game.is_over
         assert fuzzer.problems() == []
         # A sixth mark, past the model's own guard, as a bug might add it.
-        game = screen.game
+        game = screen.session.game
         game.moves.append(8)
         game.board = Board(game.board.x, game.board.o | 1 << 8)
         assert any("ended as" in p for p in fuzzer.problems())

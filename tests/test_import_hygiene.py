@@ -37,7 +37,16 @@ def test_the_check_sees_ui_imports() -> None:
 
 
 @pytest.mark.parametrize(
-    "module", ["ttt_tui", "ttt_tui.engine", "ttt_tui.cli", "ttt_tui.game", "ttt_tui.__main__"]
+    "module",
+    [
+        "ttt_tui",
+        "ttt_tui.engine",
+        "ttt_tui.cli",
+        "ttt_tui.game",
+        "ttt_tui.session",
+        "ttt_tui.storage",
+        "ttt_tui.__main__",
+    ],
 )
 def test_headless_module_imports_no_ui(module: str) -> None:
     """Importing a headless module leaves Textual and Rich unloaded."""

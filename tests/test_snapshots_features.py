@@ -79,8 +79,8 @@ def test_ai_vs_ai_paused_mid_game(snap_compare: SnapCompare) -> None:
         await settle(pilot)
         screen = pilot.app.screen
         assert isinstance(screen, GameScreen)
-        assert screen.paused
-        assert screen.game.moves == [4, 0, 8, 2]
+        assert screen.session.paused
+        assert screen.session.game.moves == [4, 0, 8, 2]
         pilot.app.clear_notifications()
         await pilot.pause()
 

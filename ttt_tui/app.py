@@ -24,6 +24,7 @@ from ttt_tui.game import Mode
 from ttt_tui.screens.game import GameScreen, MoveChooser, is_too_small
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.screens.palette import GamePalette
+from ttt_tui.session import Session
 from ttt_tui.storage import Settings, Store
 
 
@@ -76,8 +77,12 @@ class TicTacToeApp(App[None]):
         self.quitting = False
         """Set by quit: input that arrives after it is ignored, so a key typed
         right after ``q`` cannot open a screen while the app shuts down."""
+        self.session = Session(
+            settings, save_settings=self.store.save_settings, record_game=self.store.record_game
+        )
+        """The game in play and the settings in force."""
         self._game_screen = GameScreen(
-            settings, self.store, ai_delay, random.Random(self.seed), move_chooser
+            self.session, self.store, ai_delay, random.Random(self.seed), move_chooser
         )
 
     def get_default_screen(self) -> Screen[None]:
@@ -87,13 +92,13 @@ class TicTacToeApp(App[None]):
         self.theme_changed_signal.subscribe(self, self._theme_changed)
 
     def _theme_changed(self, theme: object) -> None:
-        if self._game_screen.settings.theme != self.theme:
-            self._game_screen.update_settings(theme=self.theme)
+        self.session.set_theme(self.theme)
+        self._game_screen.show_store_notices()
 
     def _handle_exception(self, error: Exception) -> None:
         """Write a crash report and exit with one short message instead of
         Textual's traceback."""
-        details = {"seed": self.seed, **self._game_screen.crash_details()}
+        details = {"seed": self.seed, **self.session.crash_details()}
         self.crash_report = crash.write_report(self.store.directory, error, details)
         self.crash_message = crash.crash_message(self.crash_report, error)
         super()._handle_exception(error)
@@ -125,7 +130,7 @@ class TicTacToeApp(App[None]):
         if self.quitting:
             return
         self.quitting = True
-        self._game_screen.close_game()
+        self.session.close_game()
         self.exit()
 
     async def on_event(self, event: events.Event) -> None:
@@ -174,20 +179,22 @@ class TicTacToeApp(App[None]):
 
     def _commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        game = self._game_screen
+        game, session = self._game_screen, self.session
         yield SystemCommand("New game", "Start a new game", game.action_new_game)
         for difficulty in Difficulty:
             yield SystemCommand(
                 f"Difficulty: {difficulty.value.capitalize()}",
                 f"The computer plays at {difficulty.value} from its next move",
-                lambda d=difficulty: game.set_difficulty(d),
+                lambda d=difficulty: game.apply(session.set_difficulty(d)),
             )
         for mode in Mode:
             yield SystemCommand(
-                f"Mode: {mode.label}", "Starts a new game", lambda m=mode: game.set_mode(m)
+                f"Mode: {mode.label}",
+                "Starts a new game",
+                lambda m=mode: game.apply(session.set_mode(m)),
             )
-        if game.game.mode is Mode.AI_VS_AI:
-            if game.paused:
+        if session.game.mode is Mode.AI_VS_AI:
+            if session.paused:
                 yield SystemCommand("Resume", "AI vs AI plays on (p)", game.action_resume)
             else:
                 yield SystemCommand("Pause", "Stop AI vs AI after this move (p)", game.action_pause)
@@ -195,12 +202,12 @@ class TicTacToeApp(App[None]):
             yield SystemCommand("Undo", "Back to your previous turn (u)", game.action_undo)
             yield SystemCommand("Redo", "Replay what undo took back (r)", game.action_redo)
             yield SystemCommand("Hint", "Highlight the best moves (i)", game.action_hint)
-        if game.game.mode is Mode.HUMAN_VS_AI:
+        if session.game.mode is Mode.HUMAN_VS_AI:
             for mark in Player:
                 yield SystemCommand(
                     f"Play as {mark.value}",
                     "X moves first; starts a new game",
-                    lambda m=mark: game.set_mark(m),
+                    lambda m=mark: game.apply(session.set_mark(m)),
                 )
         yield SystemCommand("Coach on/off", "Show minimax's verdicts (c)", game.action_toggle_coach)
         yield SystemCommand("Stats", "All-time results", game.action_stats)

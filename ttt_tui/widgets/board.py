@@ -1,21 +1,31 @@
-"""The board: a grid of cells drawn from an immutable `Board`."""
+"""The board: a grid of cells drawn from an immutable `BoardState`, and its cursor."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ttt_tui.engine import Board, Verdict, cells_of
+from ttt_tui.engine import Board, cells_of
 from ttt_tui.engine import Cell as CellIndex
-from ttt_tui.widgets.cell import Cell
+from ttt_tui.session import BoardState
+from ttt_tui.widgets.cell import Cell, CellLook
+
+EMPTY = BoardState(Board.empty(), None, False, {}, frozenset())
+"""What the board shows before it is given a state."""
 
 
 class BoardView(Widget, can_focus=True):
     """Shows a position, the cursor, the last move, the winning line and coach verdicts.
 
-    It holds no game state of its own: the screen assigns these reactives and
-    the cells report clicks as `Cell.Selected` messages.
+    It holds no game state of its own: the screen assigns `state`. It owns the
+    keyboard cursor and the keys that move it and play there, and reports a square
+    chosen by click or key as `BoardView.CellChosen`. Each cell is given its
+    look as one value, so a change redraws only the cells whose look changed.
     """
 
     DEFAULT_CSS = """
@@ -35,58 +45,71 @@ class BoardView(Widget, can_focus=True):
     }
     """
 
-    board: reactive[Board] = reactive(Board.empty, always_update=True)
-    """The position to show."""
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "move_cursor(-1, 0)", "Up", show=False),
+        Binding("down,j", "move_cursor(1, 0)", "Down", show=False),
+        Binding("left,h", "move_cursor(0, -1)", "Left", show=False),
+        Binding("right,l", "move_cursor(0, 1)", "Right", show=False),
+        Binding("enter,space", "play_cursor", "Play", show=False),
+    ]
+
+    state: reactive[BoardState] = reactive(EMPTY)
+    """The position and what to mark on it."""
     cursor: reactive[CellIndex] = reactive(4)
     """The cell under the keyboard cursor."""
-    last_move: reactive[CellIndex | None] = reactive(None)
-    """The most recent cell played."""
-    verdicts: reactive[dict[CellIndex, Verdict]] = reactive(dict, always_update=True)
-    """Coach verdicts for the empty cells (empty when the coach is off)."""
-    hints: reactive[frozenset[CellIndex]] = reactive(frozenset)
-    """Cells a hint points at."""
-    line_lost: reactive[bool] = reactive(False)
-    """Whether the winning line is the person's loss (drawn in the losing colour)."""
+
+    class CellChosen(Message):
+        """The person chose a square to play, by click or key."""
+
+        def __init__(self, cell: CellIndex) -> None:
+            self.cell = cell
+            """The square's cell index, 0-based in reading order."""
+            super().__init__()
 
     def compose(self) -> ComposeResult:
-        for index in range(self.board.size):
+        for index in range(self.state.board.size):
             yield Cell(index, id=f"cell-{index}")
 
     def on_mount(self) -> None:
-        self._refresh_cells()
+        self._show()
 
-    def _cells(self) -> list[Cell]:
-        return list(self.query(Cell))
-
-    def _refresh_cells(self) -> None:
-        if not self.is_mounted:
-            return
-        winning = set(cells_of(self.board.winning_cells()))
-        for cell in self._cells():
-            index = cell.index
-            cell.mark = self.board[index]
-            cell.last = index == self.last_move
-            cell.verdict = self.verdicts.get(index)
-            cell.hint = index in self.hints
-            cell.set_class(index == self.cursor, "-cursor")
-            cell.set_class(index in winning, "-win")
-            cell.set_class(index in winning and self.line_lost, "-lost")
-            cell.refresh()
-
-    def watch_board(self) -> None:
-        self._refresh_cells()
+    def watch_state(self) -> None:
+        self._show()
 
     def watch_cursor(self) -> None:
-        self._refresh_cells()
+        self._show()
 
-    def watch_last_move(self) -> None:
-        self._refresh_cells()
+    def _show(self) -> None:
+        state = self.state
+        board = state.board
+        winning = set(cells_of(board.winning_cells()))
+        for cell in self.query(Cell):
+            index = cell.index
+            cell.look = CellLook(
+                mark=board[index],
+                last=index == state.last_move,
+                verdict=state.verdicts.get(index),
+                hint=index in state.hints,
+                cursor=index == self.cursor,
+                win=index in winning,
+                lost=index in winning and state.line_lost,
+            )
 
-    def watch_verdicts(self) -> None:
-        self._refresh_cells()
+    def on_cell_selected(self, message: Cell.Selected) -> None:
+        message.stop()
+        self.action_play(message.index)
 
-    def watch_hints(self) -> None:
-        self._refresh_cells()
+    def action_play(self, cell: CellIndex) -> None:
+        """Choose a square by number, moving the cursor there."""
+        self.cursor = cell
+        self.post_message(self.CellChosen(cell))
 
-    def watch_line_lost(self) -> None:
-        self._refresh_cells()
+    def action_play_cursor(self) -> None:
+        """Choose the square under the cursor."""
+        self.post_message(self.CellChosen(self.cursor))
+
+    def action_move_cursor(self, rows: int, cols: int) -> None:
+        """Move the cursor, wrapping at the edges."""
+        n = self.state.board.n
+        row, col = divmod(self.cursor, n)
+        self.cursor = ((row + rows) % n) * n + (col + cols) % n

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.style import Style
@@ -26,6 +27,26 @@ def short_verdict(verdict: Verdict, width: int) -> str:
     if len(medium) <= width:
         return medium
     return f"{verdict.outcome.value[0].upper()}{verdict.plies}"
+
+
+@dataclass(frozen=True)
+class CellLook:
+    """Everything a square shows."""
+
+    mark: Player | None = None
+    """The mark on this square, if any."""
+    last: bool = False
+    """Whether the most recent move was played here."""
+    verdict: Verdict | None = None
+    """The coach's verdict for playing here, shown when set."""
+    hint: bool = False
+    """Whether a hint points here."""
+    cursor: bool = False
+    """Whether the keyboard cursor is here."""
+    win: bool = False
+    """Whether this square is on the winning line."""
+    lost: bool = False
+    """Whether the winning line through it is the person's loss."""
 
 
 class Cell(Widget):
@@ -98,14 +119,8 @@ class Cell(Widget):
         "cell--best",
     }
 
-    mark: reactive[Player | None] = reactive(None)
-    """The mark on this square, if any."""
-    verdict: reactive[Verdict | None] = reactive(None)
-    """The coach's verdict for playing here, shown when set."""
-    last: reactive[bool] = reactive(False)
-    """Whether the most recent move was played here."""
-    hint: reactive[bool] = reactive(False)
-    """Whether a hint points here."""
+    look: reactive[CellLook] = reactive(CellLook)
+    """What the square shows; a new look that equals the old one redraws nothing."""
 
     class Selected(Message):
         """The user clicked this square."""
@@ -120,21 +135,25 @@ class Cell(Widget):
         self.index = index
         """This square's cell index, 0-based in reading order."""
 
-    def watch_hint(self, hint: bool) -> None:
-        self.set_class(hint, "-hint")
+    def watch_look(self, look: CellLook) -> None:
+        self.set_class(look.hint, "-hint")
+        self.set_class(look.cursor, "-cursor")
+        self.set_class(look.win, "-win")
+        self.set_class(look.lost, "-lost")
 
     def render(self) -> Text:
         """The mark drawn to the square's size, or its number and verdict."""
         width, height = self.content_size
-        if self.mark is not None:
-            style = self.get_component_rich_style(f"cell--{self.mark.value.lower()}")
-            lines = glyphs.draw(self.mark.value, width, height)
+        look = self.look
+        if look.mark is not None:
+            style = self.get_component_rich_style(f"cell--{look.mark.value.lower()}")
+            lines = glyphs.draw(look.mark.value, width, height)
             text = Text("\n".join(lines), style=style)
-            if self.last and height - len(lines) >= 2:
+            if look.last and height - len(lines) >= 2:
                 # A blank line above balances the tag below, keeping the mark
                 # level with the marks in the other squares.
                 text = Text.assemble("\n", text, "\n", self._last_tag())
-            elif self.last:
+            elif look.last:
                 text.stylize(Style(underline=True))
             return text
         return self._empty_text(width, height)
@@ -143,22 +162,23 @@ class Cell(Widget):
         return Text("last move", style=self.get_component_rich_style("cell--last"))
 
     def _empty_text(self, width: int, height: int) -> Text:
+        look = self.look
         label = str(self.index + 1)
-        if self.has_class("-cursor"):
+        if look.cursor:
             # Marked in text, not only by the background: with NO_COLOR (or to a
             # colour-blind eye) the cursor and a hinted square look alike.
             label = f"▶ {label} ◀" if width >= 5 else f"▶{label}◀"
         number = Text(label, style=self.get_component_rich_style("cell--number"))
         lines = [number]
-        if self.verdict is not None:
-            outcome = self.verdict.outcome.value
+        if look.verdict is not None:
+            outcome = look.verdict.outcome.value
             lines.append(
                 Text(
-                    short_verdict(self.verdict, width),
+                    short_verdict(look.verdict, width),
                     style=self.get_component_rich_style(f"cell--{outcome}"),
                 )
             )
-        if self.hint:
+        if look.hint:
             lines.append(
                 Text(
                     "★ best" if width >= 6 else "★",
@@ -166,7 +186,7 @@ class Cell(Widget):
                 )
             )
         if height < len(lines):
-            lines = lines[1:] if self.verdict is not None or self.hint else lines
+            lines = lines[1:] if look.verdict is not None or look.hint else lines
             lines = lines[: max(height, 1)]
         return Text("\n").join(lines)
 

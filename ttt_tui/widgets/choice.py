@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.events import Click
 from textual.message import Message
-from textual.reactive import reactive
 from textual.widget import Widget
 
+E = TypeVar("E", bound=enum.Enum)
+"""The kind of value a choice picks from, e.g. `Difficulty`."""
 
-class Choice(Widget, can_focus=True):
+
+class Choice(Widget, Generic[E], can_focus=True):
     """Options in a row, one selected. Posts `Choice.Changed` when the user picks one.
 
     Setting `value` from code does not post a message, so a parent can mirror
@@ -56,13 +59,10 @@ class Choice(Widget, can_focus=True):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"choice--selected", "choice--option"}
 
-    value: reactive[str] = reactive("")
-    """The selected option's value."""
-
     class Changed(Message):
         """The user picked an option."""
 
-        def __init__(self, choice: Choice, value: str) -> None:
+        def __init__(self, choice: Choice[Any], value: enum.Enum) -> None:
             self.choice = choice
             """The control that changed."""
             self.value = value
@@ -70,14 +70,14 @@ class Choice(Widget, can_focus=True):
             super().__init__()
 
         @property
-        def control(self) -> Choice:
+        def control(self) -> Choice[Any]:
             """The control that changed (for `@on` selectors)."""
             return self.choice
 
     def __init__(
         self,
-        options: Sequence[tuple[str, str] | tuple[str, str, str]],
-        value: str,
+        options: Sequence[tuple[E, str] | tuple[E, str, str]],
+        value: E,
         *,
         id: str | None = None,  # noqa: A002
         classes: str | None = None,
@@ -90,9 +90,20 @@ class Choice(Widget, can_focus=True):
         """The (value, label) pairs, in display order."""
         self.short_labels = {option[0]: option[-1] for option in options}
         """Each option's label for when its full label does not fit."""
-        self.set_reactive(Choice.value, value)
+        self._value = value
         if tooltip:
             self.tooltip = tooltip
+
+    @property
+    def value(self) -> E:
+        """The selected option's value."""
+        return self._value
+
+    @value.setter
+    def value(self, value: E) -> None:
+        if value != self._value:
+            self._value = value
+            self.refresh()
 
     def _spans(self) -> list[tuple[int, int]]:
         """Each option's start and end column."""

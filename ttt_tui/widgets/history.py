@@ -43,10 +43,9 @@ class History(VerticalScroll, can_focus=False):
         "history--empty",
     }
 
-    moves: reactive[tuple[Cell, ...]] = reactive(tuple, always_update=True)
-    """The moves played, in order."""
-    undone: reactive[tuple[Cell, ...]] = reactive(tuple, always_update=True)
-    """Moves taken back that redo would replay, in the order they would come."""
+    record: reactive[tuple[tuple[Cell, ...], tuple[Cell, ...]]] = reactive(((), ()))
+    """The moves played, in order, and the moves taken back that redo would
+    replay, in the order they would come."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="history-lines")
@@ -54,11 +53,18 @@ class History(VerticalScroll, can_focus=False):
     def on_mount(self) -> None:
         self._render_lines()
 
-    def watch_moves(self) -> None:
+    def watch_record(self) -> None:
         self._render_lines()
 
-    def watch_undone(self) -> None:
-        self._render_lines()
+    @property
+    def moves(self) -> tuple[Cell, ...]:
+        """The moves played, in order."""
+        return self.record[0]
+
+    @property
+    def undone(self) -> tuple[Cell, ...]:
+        """Moves taken back that redo would replay, in the order they would come."""
+        return self.record[1]
 
     @staticmethod
     def describe(ply: int, cell: Cell) -> str:
@@ -66,8 +72,10 @@ class History(VerticalScroll, can_focus=False):
         return f"{ply + 1:>2}. {move_name(ply, cell)}"
 
     def _render_lines(self) -> None:
-        if not self.is_mounted:
-            return
+        shown = self.query("#history-lines").results(Static)
+        target = next(shown, None)
+        if target is None:
+            return  # not composed yet: on_mount draws the lines
         lines: list[Text] = []
         if not self.moves and not self.undone:
             lines.append(Text("No moves yet", self.get_component_rich_style("history--empty")))
@@ -80,5 +88,5 @@ class History(VerticalScroll, can_focus=False):
             line = f"{self.describe(len(self.moves) + offset, cell)}  undone"
             lines.append(Text(line, undone))
         text = Text("\n", no_wrap=True, overflow="ellipsis").join(lines)
-        self.query_one("#history-lines", Static).update(text)
+        target.update(text)
         self.call_after_refresh(self.scroll_to, y=max(0, last - 1), animate=False)

@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Checkbox, Label, Static
 
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.game import Mode
-from ttt_tui.storage import Settings
+from ttt_tui.session import View
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.score import Score
 from ttt_tui.widgets.status import StatusLine
 
-DIFFICULTY_OPTIONS = [(d.value, d.value.capitalize()) for d in Difficulty]
-MARK_OPTIONS = [(Player.X.value, "X (first)", "X"), (Player.O.value, "O (second)", "O")]
+DIFFICULTY_OPTIONS = [(d, d.value.capitalize()) for d in Difficulty]
+MARK_OPTIONS = [(Player.X, "X (first)", "X"), (Player.O, "O (second)", "O")]
 MODE_OPTIONS = [
-    (Mode.HUMAN_VS_AI.value, "You vs AI", "vs AI"),
-    (Mode.TWO_PLAYERS.value, "2 players", "2P"),
-    (Mode.AI_VS_AI.value, "AI vs AI", "AI-AI"),
+    (Mode.HUMAN_VS_AI, "You vs AI", "vs AI"),
+    (Mode.TWO_PLAYERS, "2 players", "2P"),
+    (Mode.AI_VS_AI, "AI vs AI", "AI-AI"),
 ]
 
 
@@ -39,11 +43,10 @@ class SidebarCheckbox(Checkbox):
 class Sidebar(VerticalScroll, can_focus=False):
     """Controls and information beside the board.
 
-    The controls report through their own messages (`Choice.Changed`,
-    `Checkbox.Changed`, `Button.Pressed`), which bubble to the screen; the
-    screen writes what the sidebar shows. Controls that do not apply to the
-    current mode are hidden. Clicking a control leaves focus on the board;
-    Tab reaches the controls.
+    The screen gives it one `View`; it shows its parts and hides the controls
+    that do not apply to the view's mode. What the person picks goes up as
+    the sidebar's own typed messages (`ModeChosen`, `DifficultyChosen`, ...).
+    Clicking a control leaves focus on the board; Tab reaches the controls.
     """
 
     DEFAULT_CSS = """
@@ -94,77 +97,185 @@ class Sidebar(VerticalScroll, can_focus=False):
     }
     """
 
-    mode: reactive[Mode] = reactive(Mode.HUMAN_VS_AI)
-    """The mode whose controls are shown."""
+    view: reactive[View | None] = reactive(None)
+    """What to show."""
 
-    def __init__(self, settings: Settings) -> None:
+    class ModeChosen(Message):
+        """The person picked who plays each side."""
+
+        def __init__(self, mode: Mode) -> None:
+            self.mode = mode
+            super().__init__()
+
+    class MarkChosen(Message):
+        """The person picked the mark to play."""
+
+        def __init__(self, mark: Player) -> None:
+            self.mark = mark
+            super().__init__()
+
+    class DifficultyChosen(Message):
+        """The person picked a level: the computer's (``side`` None), or an engine's
+        in AI vs AI."""
+
+        def __init__(self, side: Player | None, difficulty: Difficulty) -> None:
+            self.side = side
+            self.difficulty = difficulty
+            super().__init__()
+
+    class CoachSwitched(Message):
+        """The person switched the coach on or off."""
+
+        def __init__(self, on: bool) -> None:
+            self.on = on
+            super().__init__()
+
+    class AlternateSwitched(Message):
+        """The person switched "Alternate who starts" on or off."""
+
+        def __init__(self, on: bool) -> None:
+            self.on = on
+            super().__init__()
+
+    class NewGamePressed(Message):
+        """The person pressed "New game"."""
+
+    def __init__(self, view: View) -> None:
         super().__init__(id="sidebar")
-        self._settings = settings
-
-    def compose(self) -> ComposeResult:
-        settings = self._settings
-        yield StatusLine(id="status")
-        yield Score(id="score")
-        yield Static(id="hints-used", classes="human-only")
-        yield Label("Moves")
-        yield History(id="history")
-        yield Label("Mode")
-        yield Choice(
+        self.set_reactive(Sidebar.view, view)
+        settings = view.settings
+        self._status = StatusLine(id="status")
+        self._score = Score(id="score")
+        self._hints_used = Static(id="hints-used", classes="human-only")
+        self._history = History(id="history")
+        self._mode = Choice(
             MODE_OPTIONS,
-            settings.mode.value,
+            view.mode,
             id="mode",
             tooltip="Who plays each side; changing starts a new game",
         )
-        yield Label("Difficulty  [dim](d)[/]", classes="vs-ai-only")
-        yield Choice(
+        self._difficulty = Choice(
             DIFFICULTY_OPTIONS,
-            settings.difficulty.value,
+            settings.difficulty,
             id="difficulty",
             classes="vs-ai-only",
             tooltip="How strongly the computer plays: click, or press d",
         )
-        yield Label("You play", classes="vs-ai-only")
-        yield Choice(
+        self._mark = Choice(
             MARK_OPTIONS,
-            settings.mark.value,
+            view.human,
             id="mark",
             classes="vs-ai-only",
             tooltip="X moves first; changing starts a new game",
         )
+        self._x_engine = Choice(
+            DIFFICULTY_OPTIONS, settings.ai_x_difficulty, id="ai-x-difficulty", classes="ai-only"
+        )
+        self._o_engine = Choice(
+            DIFFICULTY_OPTIONS, settings.ai_o_difficulty, id="ai-o-difficulty", classes="ai-only"
+        )
+        self._coach = SidebarCheckbox(
+            "Coach  [dim](c)[/]",
+            settings.coach,
+            id="coach",
+            compact=True,
+            tooltip="Show what minimax thinks of every empty square",
+        )
+        self._alternate = SidebarCheckbox(
+            "Alternate who starts",
+            settings.alternate_start,
+            id="alternate",
+            compact=True,
+            tooltip="Swap sides at each new game",
+        )
+        self._mode_class = ""
+        self._hints_used_text = ""
+
+    def compose(self) -> ComposeResult:
+        yield self._status
+        yield self._score
+        yield self._hints_used
+        yield Label("Moves")
+        yield self._history
+        yield Label("Mode")
+        yield self._mode
+        yield Label("Difficulty  [dim](d)[/]", classes="vs-ai-only")
+        yield self._difficulty
+        yield Label("You play", classes="vs-ai-only")
+        yield self._mark
         yield Label("X engine", classes="ai-only")
-        yield Choice(
-            DIFFICULTY_OPTIONS,
-            settings.ai_x_difficulty.value,
-            id="ai-x-difficulty",
-            classes="ai-only",
-        )
+        yield self._x_engine
         yield Label("O engine", classes="ai-only")
-        yield Choice(
-            DIFFICULTY_OPTIONS,
-            settings.ai_o_difficulty.value,
-            id="ai-o-difficulty",
-            classes="ai-only",
-        )
+        yield self._o_engine
         with Vertical(id="switches"):
-            yield SidebarCheckbox(
-                "Coach  [dim](c)[/]",
-                settings.coach,
-                id="coach",
-                compact=True,
-                tooltip="Show what minimax thinks of every empty square",
-            )
-            yield SidebarCheckbox(
-                "Alternate who starts",
-                settings.alternate_start,
-                id="alternate",
-                compact=True,
-                tooltip="Swap sides at each new game",
-            )
+            yield self._coach
+            yield self._alternate
         yield SidebarButton("New game  (n)", id="new-game", variant="primary", compact=True)
 
-    def watch_mode(self, old: Mode, new: Mode) -> None:
-        self.remove_class(f"-{old.value}")
-        self.add_class(f"-{new.value}")
-
     def on_mount(self) -> None:
-        self.add_class(f"-{self.mode.value}")
+        self._show(self.view)
+
+    def watch_view(self, view: View | None) -> None:
+        self._show(view)
+
+    def _show(self, view: View | None) -> None:
+        if view is None:
+            return
+        mode_class = f"-{view.mode.value}"
+        if mode_class != self._mode_class:
+            if self._mode_class:
+                self.remove_class(self._mode_class)
+            self.add_class(mode_class)
+            self._mode_class = mode_class
+        status = view.status
+        self._status.message = status.message
+        self._status.detail = status.detail
+        self._status.thinking = status.thinking
+        self._status.set_class(status.won, "-won")
+        self._status.set_class(status.lost, "-lost")
+        self._status.set_class(status.drawn, "-drawn")
+        self._score.counts = view.score
+        hints_used = f"Hints this game: {view.hints_used}"
+        if hints_used != self._hints_used_text:
+            self._hints_used.update(hints_used)
+            self._hints_used_text = hints_used
+        self._history.record = (view.moves, view.undone)
+        settings = view.settings
+        self._mode.value = view.mode
+        self._difficulty.value = settings.difficulty
+        self._mark.value = view.human
+        self._x_engine.value = settings.ai_x_difficulty
+        self._o_engine.value = settings.ai_o_difficulty
+        # Mirroring a setting into its checkbox must not read as the person
+        # clicking it: the echo would toggle the setting again.
+        with self.prevent(Checkbox.Changed):
+            self._coach.value = settings.coach
+            self._alternate.value = settings.alternate_start
+
+    @on(Choice.Changed)
+    def _chosen(self, message: Choice.Changed) -> None:
+        message.stop()
+        choice: Choice[Any] = message.choice
+        if choice is self._mode:
+            self.post_message(self.ModeChosen(self._mode.value))
+        elif choice is self._mark:
+            self.post_message(self.MarkChosen(self._mark.value))
+        elif choice is self._difficulty:
+            self.post_message(self.DifficultyChosen(None, self._difficulty.value))
+        elif choice is self._x_engine:
+            self.post_message(self.DifficultyChosen(Player.X, self._x_engine.value))
+        elif choice is self._o_engine:
+            self.post_message(self.DifficultyChosen(Player.O, self._o_engine.value))
+
+    @on(Checkbox.Changed)
+    def _switched(self, message: Checkbox.Changed) -> None:
+        message.stop()
+        if message.checkbox is self._coach:
+            self.post_message(self.CoachSwitched(message.value))
+        elif message.checkbox is self._alternate:
+            self.post_message(self.AlternateSwitched(message.value))
+
+    @on(Button.Pressed)
+    def _pressed(self, message: Button.Pressed) -> None:
+        message.stop()
+        self.post_message(self.NewGamePressed())

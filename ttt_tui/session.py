@@ -1,0 +1,513 @@
+"""A playing session: the game, the settings and all that decides what happens next.
+
+Pure: no UI imports (a test proves it). The game screen turns input into
+`Session` calls, runs the searches the session asks for, and draws the
+immutable `View` it gives back. Every change names a new turn with a fresh
+token, so a search result computed for an older turn is recognised as stale
+and dropped.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+
+from ttt_tui.engine import (
+    Analysis,
+    Board,
+    Cell,
+    Difficulty,
+    IllegalMoveError,
+    Player,
+    Status,
+    Verdict,
+)
+from ttt_tui.game import Game, Mode, move_name
+from ttt_tui.storage import GameRecord, Result, Settings, outcomes_for, stats_outcome
+
+OUTCOME_LABELS = {
+    "win": ("Wins", "W"),
+    "draw": ("Draws", "D"),
+    "loss": ("Losses", "L"),
+    "x_won": ("X wins", "X"),
+    "o_won": ("O wins", "O"),
+}
+"""Each outcome's label in the score, and its short form for a narrow sidebar."""
+
+
+class Refusal(enum.Enum):
+    """Why input did nothing, in the words the person is told."""
+
+    GAME_OVER = "The game is over: press n for a new one."
+    AI_VS_AI_OVER = "AI vs AI is over: press n for a new game."
+    NOT_YOUR_TURN = "Wait for the AI to move."
+    SQUARE_TAKEN = "Square {square} is taken."
+    COMPUTER_PLAYS_BOTH = "AI vs AI: the computer plays both sides; p pauses."
+    PAUSED_COMPUTER_PLAYS_BOTH = "Paused: the computer plays both sides here; p resumes."
+    NOTHING_TO_UNDO = "Nothing to undo."
+    NOTHING_TO_REDO = "Nothing to redo."
+    NO_HINT_GAME_OVER = "The game is over: no hint needed."
+    HINTS_ON_YOUR_TURN = "Hints are for your turn."
+    NO_COMPUTER = "Two players: there is no computer to set a difficulty for."
+    ENGINES_IN_SIDEBAR = "AI vs AI: set each engine's level in the sidebar."
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Input that did nothing."""
+
+    why: Refusal
+    cell: Cell | None = None
+    """The square asked for, when the refusal is about one."""
+
+    @property
+    def message(self) -> str:
+        """What to tell the person."""
+        square = "" if self.cell is None else str(self.cell + 1)
+        return self.why.value.format(square=square)
+
+
+class Work(enum.Enum):
+    """A search the session can have in flight."""
+
+    MOVE = "ai"
+    """The computer's next move."""
+    ANALYSIS = "analysis"
+    """Minimax's verdict on every move, for the coach and hints."""
+
+
+@dataclass(frozen=True)
+class Changed:
+    """The session changed: redraw, start what it wants, cancel what it dropped."""
+
+    notice: str = ""
+    """What to tell the person about the change, if anything."""
+    cancel: frozenset[Work] = frozenset()
+    """Searches still in flight for a turn that is over."""
+
+
+Outcome = Changed | Refused | None
+"""What a session call did: changed something, refused (and why), or nothing at all."""
+
+
+@dataclass(frozen=True)
+class MoveRequest:
+    """The computer should pick a move in this position at this level."""
+
+    token: int
+    board: Board
+    difficulty: Difficulty
+
+
+@dataclass(frozen=True)
+class AnalysisRequest:
+    """Minimax should judge every move in this position."""
+
+    token: int
+    board: Board
+
+
+@dataclass(frozen=True)
+class StatusView:
+    """The status line: what is happening and what to do next."""
+
+    message: str
+    detail: str
+    thinking: bool
+    won: bool
+    """A result worth cheering: the person won, or a game without one ended in a win."""
+    lost: bool
+    """The person lost to the computer."""
+    drawn: bool
+
+
+@dataclass(frozen=True)
+class BoardState:
+    """All the board shows."""
+
+    board: Board
+    last_move: Cell | None
+    line_lost: bool
+    verdicts: Mapping[Cell, Verdict]
+    """Coach verdicts for the empty cells (none when the coach is off)."""
+    hints: frozenset[Cell]
+
+
+@dataclass(frozen=True)
+class View:
+    """One immutable snapshot of everything on screen, pushed down to the widgets."""
+
+    board: BoardState
+    status: StatusView
+    score: tuple[tuple[str, str, int], ...]
+    """(label, short label, count) for each outcome this session in the current mode."""
+    hints_used: int
+    moves: tuple[Cell, ...]
+    undone: tuple[Cell, ...]
+    """Moves undo took back, in the order redo would play them."""
+    settings: Settings
+    mode: Mode
+    human: Player
+    paused: bool
+    is_over: bool
+
+
+def _verdicts(analysis: Analysis) -> Mapping[Cell, Verdict]:
+    return dict(analysis.moves)
+
+
+@dataclass
+class Session:
+    """The game in play, the settings, and what the computer should do next.
+
+    ``save_settings`` and ``record_game`` are where settings and finished or
+    abandoned games go (the store's methods in the app); ``now`` tells the
+    time a game ended.
+    """
+
+    settings: Settings
+    save_settings: Callable[[Settings], None] = field(default=lambda _settings: None)
+    record_game: Callable[[GameRecord], None] = field(default=lambda _record: None)
+    now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    game: Game = field(init=False)
+    """The game in play."""
+    token: int = field(init=False, default=0)
+    """Names the current turn; a search result for any other token is stale."""
+    paused: bool = field(init=False, default=False)
+    """Whether AI vs AI is paused."""
+    hint_requested: bool = field(init=False, default=False)
+    """Whether the person asked for a hint in the current position."""
+    analysis: Analysis | None = field(init=False, default=None)
+    """Minimax's view of the current position, once computed."""
+    in_flight: set[Work] = field(init=False, default_factory=set)
+    """Searches asked for in the current turn whose results have not come."""
+    score: dict[Mode, Counter[str]] = field(init=False)
+    """Results this session by mode, counted as in the stats."""
+
+    def __post_init__(self) -> None:
+        self.game = Game(mode=self.settings.mode, human=self.settings.mark)
+        self.score = {mode: Counter() for mode in Mode}
+
+    def begin(self) -> Changed:
+        """The first turn: call once the screen is there to start what it wants."""
+        return self._same_turn()
+
+    # What the computer should do.
+
+    def difficulty_for(self, player: Player) -> Difficulty:
+        """The strength of the engine playing a side."""
+        if self.game.mode is Mode.AI_VS_AI:
+            s = self.settings
+            return s.ai_x_difficulty if player is Player.X else s.ai_o_difficulty
+        return self.settings.difficulty
+
+    @property
+    def thinking(self) -> bool:
+        """Whether the computer's move for this turn is being computed."""
+        return Work.MOVE in self.in_flight
+
+    def requests(self) -> list[MoveRequest | AnalysisRequest]:
+        """The searches this turn needs that are not under way; each is then in flight."""
+        wanted: list[MoveRequest | AnalysisRequest] = []
+        game = self.game
+        if game.ai_to_move and not self.paused and Work.MOVE not in self.in_flight:
+            self.in_flight.add(Work.MOVE)
+            board = game.board
+            wanted.append(MoveRequest(self.token, board, self.difficulty_for(board.to_move)))
+        analysis_wanted = self.settings.coach or self.hint_requested
+        if (
+            analysis_wanted
+            and self.analysis is None
+            and not game.is_over
+            and Work.ANALYSIS not in self.in_flight
+        ):
+            self.in_flight.add(Work.ANALYSIS)
+            wanted.append(AnalysisRequest(self.token, game.board))
+        return wanted
+
+    def apply_move(self, token: int, cell: Cell, level: Difficulty) -> Changed | None:
+        """The computer's move for turn ``token``; None (dropped) if the turn is over."""
+        if token != self.token or not self.game.ai_to_move or self.paused:
+            return None
+        self.in_flight.discard(Work.MOVE)
+        self.game.play(cell, level)
+        return self._next_turn()
+
+    def apply_analysis(self, token: int, analysis: Analysis) -> Changed | None:
+        """Minimax's verdicts for turn ``token``; None (dropped) if the turn is over."""
+        if token != self.token:
+            return None
+        self.in_flight.discard(Work.ANALYSIS)
+        self.analysis = analysis
+        return Changed()
+
+    # A person's moves.
+
+    def play(self, cell: Cell) -> Changed | Refused:
+        """Play a square for the person to move."""
+        game = self.game
+        if game.is_over:
+            return Refused(Refusal.GAME_OVER)
+        if game.mode is Mode.AI_VS_AI:
+            return self.computer_plays_both()
+        if game.ai_to_move:
+            return Refused(Refusal.NOT_YOUR_TURN)
+        try:
+            game.play(cell)
+        except IllegalMoveError:
+            return Refused(Refusal.SQUARE_TAKEN, cell)
+        return self._next_turn()
+
+    def computer_plays_both(self) -> Refused:
+        """Why a key or click meant for a person does nothing in AI vs AI."""
+        if self.game.is_over:
+            return Refused(Refusal.AI_VS_AI_OVER)
+        if self.paused:
+            return Refused(Refusal.PAUSED_COMPUTER_PLAYS_BOTH)
+        return Refused(Refusal.COMPUTER_PLAYS_BOTH)
+
+    def undo(self) -> Changed | Refused:
+        """Take back to the person's previous turn, dropping a move being thought about."""
+        return self._next_turn() if self.game.undo() else Refused(Refusal.NOTHING_TO_UNDO)
+
+    def redo(self) -> Changed | Refused:
+        """Replay what undo took back."""
+        return self._next_turn() if self.game.redo() else Refused(Refusal.NOTHING_TO_REDO)
+
+    def hint(self) -> Changed | Refused | None:
+        """Point at the best moves for the person to move, without playing them."""
+        game = self.game
+        if game.is_over:
+            return Refused(Refusal.NO_HINT_GAME_OVER)
+        if game.mode is Mode.HUMAN_VS_AI and game.ai_to_move:
+            return Refused(Refusal.HINTS_ON_YOUR_TURN)
+        if self.hint_requested:
+            return None
+        game.hints_used += 1
+        self.hint_requested = True
+        return Changed()
+
+    # Games and settings.
+
+    def new_game(
+        self, mode: Mode | None = None, human: Player | None = None, *, alternate: bool = False
+    ) -> Changed:
+        """Abandon the current game (recorded as such) and start another.
+
+        With ``alternate`` (a plain new game while "Alternate who starts" is on)
+        the sides swap, and the notice says who starts now.
+        """
+        self.close_game()
+        mode = mode or self.game.mode
+        notice = ""
+        settings = self.settings
+        if human is None:
+            human = self.game.human
+            if alternate and mode is Mode.HUMAN_VS_AI:
+                human = human.other
+                notice = f"Sides swapped: you play {human.value}."
+            elif alternate and mode is Mode.AI_VS_AI:
+                x, o = settings.ai_o_difficulty, settings.ai_x_difficulty
+                settings = replace(settings, ai_x_difficulty=x, ai_o_difficulty=o)
+                notice = f"Engines swapped: X {x.value.capitalize()}, O {o.value.capitalize()}."
+        self._save(replace(settings, mark=human, mode=mode))
+        self.game = Game(mode=mode, human=human, started=self.now())
+        self.paused = False
+        return self._next_turn(notice)
+
+    def set_mode(self, mode: Mode) -> Changed | None:
+        """Change who plays each side: starts a new game."""
+        return self.new_game(mode=mode) if mode is not self.game.mode else None
+
+    def set_mark(self, mark: Player) -> Changed | None:
+        """Play the other mark: starts a new game."""
+        return self.new_game(human=mark) if mark is not self.game.human else None
+
+    def set_difficulty(self, difficulty: Difficulty, side: Player | None = None) -> Changed | None:
+        """Use a new level from the computer's next move on: the computer's in You vs
+        AI (``side`` None), or one engine's in AI vs AI."""
+        s = self.settings
+        if side is None:
+            if s.difficulty is difficulty:
+                return None
+            self._save(replace(s, difficulty=difficulty))
+        elif side is Player.X:
+            if s.ai_x_difficulty is difficulty:
+                return None
+            self._save(replace(s, ai_x_difficulty=difficulty))
+        else:
+            if s.ai_o_difficulty is difficulty:
+                return None
+            self._save(replace(s, ai_o_difficulty=difficulty))
+        return self._same_turn(f"Difficulty: {difficulty.value.capitalize()}")
+
+    def cycle_difficulty(self) -> Changed | Refused | None:
+        """Switch the computer to the next level (You vs AI only)."""
+        mode = self.game.mode
+        if mode is Mode.TWO_PLAYERS:
+            return Refused(Refusal.NO_COMPUTER)
+        if mode is Mode.AI_VS_AI:
+            return Refused(Refusal.ENGINES_IN_SIDEBAR)
+        return self.set_difficulty(self.settings.difficulty.next)
+
+    def set_coach(self, on: bool) -> Changed | None:
+        """Show or hide minimax's verdict on every empty square."""
+        if on is self.settings.coach:
+            return None
+        self._save(replace(self.settings, coach=on))
+        return self._same_turn(f"Coach {'on' if on else 'off'}")
+
+    def set_alternate(self, on: bool) -> Changed | None:
+        """Swap sides at each new game, or stop swapping."""
+        if on is self.settings.alternate_start:
+            return None
+        self._save(replace(self.settings, alternate_start=on))
+        return Changed()
+
+    def set_theme(self, theme: str) -> None:
+        """Remember the app's theme for the next run."""
+        if theme != self.settings.theme:
+            self._save(replace(self.settings, theme=theme))
+
+    def set_paused(self, paused: bool) -> Changed | Refused | None:
+        """Pause or resume AI vs AI."""
+        if self.game.is_over:
+            return Refused(Refusal.AI_VS_AI_OVER)
+        if paused is self.paused:
+            return None
+        self.paused = paused
+        return self._same_turn()
+
+    def close_game(self) -> None:
+        """Record the game as abandoned if it was left unfinished."""
+        if self.game.moves and not self.game.result_recorded:
+            self._record(Result.ABANDONED)
+
+    # The turn.
+
+    def _next_turn(self, notice: str = "") -> Changed:
+        """A new position: results for the old one are stale, and so is its analysis."""
+        self.analysis = None
+        self.hint_requested = False
+        return self._same_turn(notice)
+
+    def _same_turn(self, notice: str = "") -> Changed:
+        """A change that keeps the position valid for the analysis and any hint shown
+        (difficulty, coach, pause), or a new position (`_next_turn`)."""
+        self.token += 1
+        cancel = frozenset(self.in_flight)
+        self.in_flight.clear()
+        game = self.game
+        if game.is_over and not game.result_recorded:
+            self._record(Result.from_status(game.status))
+        return Changed(notice, cancel)
+
+    def _record(self, result: Result) -> None:
+        game = self.game
+        game.result_recorded = True
+        record = GameRecord.from_game(game, result, self.now(), self.difficulty_for)
+        outcome = stats_outcome(result, record.human_mark)
+        if outcome is not None:
+            self.score[game.mode][outcome] += 1
+        self.record_game(record)
+
+    def _save(self, settings: Settings) -> None:
+        if settings != self.settings:
+            self.settings = settings
+            self.save_settings(settings)
+
+    # What is shown.
+
+    def view(self) -> View:
+        """Everything on screen now, as one immutable snapshot."""
+        game, analysis = self.game, self.analysis
+        coach = analysis is not None and self.settings.coach
+        hint = analysis is not None and self.hint_requested
+        score = self.score[game.mode]
+        return View(
+            board=BoardState(
+                board=game.board,
+                last_move=game.last_move,
+                line_lost=game.person_lost,
+                verdicts=_verdicts(analysis) if analysis and coach else {},
+                hints=frozenset(analysis.best) if analysis and hint else frozenset(),
+            ),
+            status=status_view(self),
+            score=tuple((*OUTCOME_LABELS[o], score[o]) for o in outcomes_for(game.mode)),
+            hints_used=game.hints_used,
+            moves=tuple(game.moves),
+            undone=tuple(cell for group in reversed(game.redo_stack) for cell in group),
+            settings=self.settings,
+            mode=game.mode,
+            human=game.human,
+            paused=self.paused,
+            is_over=game.is_over,
+        )
+
+    def crash_details(self) -> dict[str, object]:
+        """What a crash report needs to replay this game."""
+        game = self.game
+        return {
+            "settings": self.settings.to_json(),
+            "mode": game.mode.value,
+            "human": game.human.value,
+            "board": str(game.board),
+            "moves": " ".join(str(cell) for cell in game.moves) or "(none)",
+            "moves read as": " ".join(move_name(p, c) for p, c in enumerate(game.moves)),
+            "levels": " ".join(level.value if level else "person" for level in game.levels),
+            "undone": game.redo_stack,
+        }
+
+
+def status_view(session: Session) -> StatusView:
+    """The status line for a session."""
+    game = session.game
+    winner = game.status.winner
+    one_person = game.mode is Mode.HUMAN_VS_AI
+    return StatusView(
+        message=status_text(session),
+        detail=status_detail(session),
+        thinking=session.thinking,
+        won=winner is not None and (not one_person or game.is_human(winner)),
+        lost=game.person_lost,
+        drawn=game.status is Status.DRAW,
+    )
+
+
+def status_text(session: Session) -> str:
+    """What the status line says about the game now."""
+    game = session.game
+    to_move = game.board.to_move
+    winner = game.status.winner
+    if game.is_over:
+        if winner is None:
+            return "Draw"
+        if game.mode is Mode.HUMAN_VS_AI:
+            return "You win!" if game.is_human(winner) else "AI wins"
+        return f"{winner.value} wins!"
+    if game.mode is Mode.AI_VS_AI:
+        if session.paused:
+            return "Paused: p resumes"
+        level = session.difficulty_for(to_move).value.capitalize()
+        return f"{to_move.value} ({level}) is thinking…"
+    if game.ai_to_move:
+        return f"Thinking… ({session.settings.difficulty.value.capitalize()})"
+    if game.mode is Mode.TWO_PLAYERS:
+        return f"{to_move.value} to move"
+    return f"Your move ({to_move.value})"
+
+
+def status_detail(session: Session) -> str:
+    """The status line's second part: what to do next, or who is to move when paused."""
+    game = session.game
+    if game.is_over:
+        if game.mode is Mode.AI_VS_AI:
+            return "n: new game"
+        return "n: new game\nu: undo, to study it"
+    if game.mode is Mode.AI_VS_AI and session.paused:
+        to_move = game.board.to_move
+        return f"{to_move.value} ({session.difficulty_for(to_move).value.capitalize()}) to move"
+    return ""
