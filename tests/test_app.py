@@ -504,6 +504,18 @@ def documented(binding: Binding, words: set[str]) -> bool:
     return bool({name.lower() for name in shown} & words)
 
 
+def test_every_binding_says_what_it_does_for_the_help() -> None:
+    """The help is made from the bindings' tooltips: a binding without one would be
+    missing from it. Only the AI vs AI explanation is meant to stay out."""
+    bindings = [*BoardView.BINDINGS, *GameScreen.BINDINGS, *TicTacToeApp.BINDINGS]
+    silent = [
+        b.action
+        for b in bindings
+        if isinstance(b, Binding) and not b.tooltip and b.action != "computer_plays_both"
+    ]
+    assert silent == []
+
+
 async def test_help_lists_every_binding_and_closes_with_escape() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -513,7 +525,7 @@ async def test_help_lists_every_binding_and_closes_with_escape() -> None:
         assert isinstance(help_screen, HelpScreen)
 
         words = set(help_text(help_screen).lower().split())
-        bindings = [*GameScreen.BINDINGS, *TicTacToeApp.BINDINGS]
+        bindings = [*BoardView.BINDINGS, *GameScreen.BINDINGS, *TicTacToeApp.BINDINGS]
         assert all(isinstance(binding, Binding) for binding in bindings)
         missing = [b.key for b in bindings if isinstance(b, Binding) and not documented(b, words)]
         assert not missing, f"the help does not mention {missing}"

@@ -26,6 +26,7 @@ from ttt_tui.screens.help import HelpScreen
 from ttt_tui.screens.palette import GamePalette
 from ttt_tui.session import Session
 from ttt_tui.storage import Settings, Store
+from ttt_tui.widgets.board import BoardView
 
 
 class TicTacToeApp(App[None]):
@@ -35,8 +36,8 @@ class TicTacToeApp(App[None]):
     SUB_TITLE = "tic-tac-toe vs minimax"
     CSS_PATH = "app.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("q", "quit", "Quit"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
+        Binding("q", "quit", "Quit", tooltip="quit (an unfinished game is recorded as abandoned)"),
     ]
     ALLOW_SELECT = False
     """No text selection: a game has nothing to copy, and Textual 8.2's selection
@@ -155,7 +156,7 @@ class TicTacToeApp(App[None]):
     def action_help(self) -> None:
         """Show the rules and bindings."""
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(BoardView, GameScreen, app=type(self)))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's commands and the game's, none of which runs once the app is quitting.

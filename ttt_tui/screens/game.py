@@ -54,6 +54,9 @@ WARNING_SECONDS = 2.0
 NOTICE_SECONDS = 1.5
 """How long a notice about a change (difficulty, coach, swapped sides) stays on screen."""
 
+DIFFICULTY_TIP = "next difficulty (You vs AI)"
+UNDO_TIP = "undo to your last turn / redo"
+
 MoveChooser = Callable[[Board, Difficulty, random.Random, CancelCheck | None], Cell]
 """Picks the computer's move; `choose_move` unless a test slows it down."""
 
@@ -70,20 +73,26 @@ class GameScreen(Unselectable[None]):
         # Squares by number work wherever the focus is; the board's own keys
         # (arrows, Enter) work when it has the focus.
         *(
-            Binding(str(cell + 1), f"play({cell})", f"Play square {cell + 1}", show=False)
+            Binding(
+                str(cell + 1),
+                f"play({cell})",
+                f"Play square {cell + 1}",
+                show=False,
+                tooltip="play a square (1 top-left, 9 bottom-right)",
+            )
             for cell in range(9)
         ),
-        Binding("n", "new_game", "New"),
-        Binding("d", "cycle_difficulty", "Difficulty", show=False),
-        Binding("u", "undo", "Undo"),
-        Binding("r", "redo", "Redo", show=False),
-        Binding("c", "toggle_coach", "Coach"),
-        Binding("i", "hint", "Hint"),
-        Binding("p", "pause", "Pause"),
-        Binding("p", "resume", "Resume"),
+        Binding("n", "new_game", "New", tooltip="new game"),
+        Binding("d", "cycle_difficulty", "Difficulty", show=False, tooltip=DIFFICULTY_TIP),
+        Binding("u", "undo", "Undo", tooltip=UNDO_TIP),
+        Binding("r", "redo", "Redo", show=False, tooltip=UNDO_TIP),
+        Binding("c", "toggle_coach", "Coach", tooltip="coach: minimax's verdict on each square"),
+        Binding("i", "hint", "Hint", tooltip="hint: highlight the best moves (your turn)"),
+        Binding("p", "pause", "Pause", tooltip="pause or resume AI vs AI"),
+        Binding("p", "resume", "Resume", tooltip="pause or resume AI vs AI"),
         # In AI vs AI the keys above that need a person say why they do nothing.
         Binding("u,r,i,p", "computer_plays_both", show=False),
-        Binding("s", "stats", "Stats"),
+        Binding("s", "stats", "Stats", tooltip="all-time stats"),
     ]
     PERSON_ACTIONS: ClassVar[frozenset[str]] = frozenset({"undo", "redo", "hint"})
     """Actions for games with a person in them: off (and out of the footer) in AI vs AI."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.table import Table
@@ -9,6 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.dom import DOMNode
 from textual.widgets import Static
 
 from ttt_tui.screens.dialog import Dialog
@@ -25,28 +27,61 @@ RULES = (
     " is the top-left square; the numbers 1–9 read the same way."
 )
 
-KEYS: list[tuple[str, str]] = [
-    ("left click", "play a square"),
-    ("↑ ↓ ← → or h j k l", "move the cursor"),
-    ("Enter or Space", "play at the cursor"),
-    ("1 – 9", "play a square (1 top-left, 9 bottom-right)"),
-    ("n", "new game"),
-    ("d", "next difficulty (You vs AI)"),
-    ("u / r", "undo to your last turn / redo"),
-    ("c", "coach: minimax's verdict on each square"),
-    ("i", "hint: highlight the best moves (your turn)"),
-    ("p", "pause or resume AI vs AI"),
-    ("s", "all-time stats"),
+MOUSE = ("left click", "play a square")
+"""The one thing the mouse does that no binding says."""
+
+TEXTUAL_KEYS = [
     ("Tab", "board and sidebar controls in turn"),
     ("ctrl+p", "command palette"),
-    ("?", "this help"),
-    ("q", "quit (an unfinished game is recorded as abandoned)"),
 ]
-"""Every binding, in the order a newcomer needs them."""
+"""Textual's own bindings the game relies on."""
+
+KEY_NAMES = {
+    "up": "↑",
+    "down": "↓",
+    "left": "←",
+    "right": "→",
+    "enter": "Enter",
+    "space": "Space",
+    "question_mark": "?",
+}
+"""How keys whose binding name is a word are written."""
+
+
+def keys_text(bindings: Sequence[Binding]) -> str:
+    """The keys of bindings that share a row: ``1 – 9``, ``↑ ↓ ← → or h j k l``,
+    ``u / r`` (two keys, each doing half of what the row says)."""
+    firsts: list[str] = []
+    others: list[str] = []
+    for binding in bindings:
+        first, *rest = binding.key.split(",")
+        firsts += [first] if first not in firsts else []
+        others += [key for key in rest if key not in others]
+    if len(firsts) > 2 and all(key.isdigit() for key in firsts):
+        return f"{firsts[0]} – {firsts[-1]}"
+    shown = (" / " if len(firsts) == 2 else " ").join(KEY_NAMES.get(key, key) for key in firsts)
+    if others:
+        shown += " or " + " ".join(KEY_NAMES.get(key, key) for key in sorted(others))
+    return shown
+
+
+def key_rows(*owners: type[DOMNode]) -> list[tuple[str, str]]:
+    """What each key does, from the owners' bindings: every binding with a tooltip,
+    in order, those with the same tooltip on one row."""
+    rows: dict[str, list[Binding]] = {}
+    for owner in owners:
+        for binding in owner.BINDINGS:
+            if isinstance(binding, Binding) and binding.tooltip:
+                rows.setdefault(binding.tooltip, []).append(binding)
+    return [(keys_text(bindings), tooltip) for tooltip, bindings in rows.items()]
 
 
 class HelpScreen(Dialog[None]):
-    """Rules and bindings over the game; any of Escape, ? or q closes it."""
+    """Rules and bindings over the game; any of Escape, ? or q closes it.
+
+    The keys are read from the bindings of the classes given (the board, the
+    game screen, the app), so the help cannot drift from what the keys do.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q", "dismiss", "Close", key_display="esc"),
@@ -72,11 +107,18 @@ class HelpScreen(Dialog[None]):
     }
     """
 
+    def __init__(self, *board: type[DOMNode], app: type[DOMNode]) -> None:
+        """``board`` are the classes whose keys play (the board, the game screen);
+        ``app`` is the app's class, whose keys come after Textual's."""
+        super().__init__()
+        self.rows = [MOUSE, *key_rows(*board), *TEXTUAL_KEYS, *key_rows(app)]
+        """Each key or group of keys and what it does, in the order a newcomer needs them."""
+
     def compose(self) -> ComposeResult:
         keys = Table.grid(padding=(0, 2))
         keys.add_column(style="bold", no_wrap=True)
         keys.add_column()
-        for key, action in KEYS:
+        for key, action in self.rows:
             keys.add_row(key, action)
         with VerticalScroll() as scroll:
             scroll.border_title = "How to play"

@@ -46,11 +46,11 @@ class BoardView(Widget, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "move_cursor(-1, 0)", "Up", show=False),
-        Binding("down,j", "move_cursor(1, 0)", "Down", show=False),
-        Binding("left,h", "move_cursor(0, -1)", "Left", show=False),
-        Binding("right,l", "move_cursor(0, 1)", "Right", show=False),
-        Binding("enter,space", "play_cursor", "Play", show=False),
+        Binding("up,k", "move_cursor(-1, 0)", "Up", show=False, tooltip="move the cursor"),
+        Binding("down,j", "move_cursor(1, 0)", "Down", show=False, tooltip="move the cursor"),
+        Binding("left,h", "move_cursor(0, -1)", "Left", show=False, tooltip="move the cursor"),
+        Binding("right,l", "move_cursor(0, 1)", "Right", show=False, tooltip="move the cursor"),
+        Binding("enter,space", "play_cursor", "Play", show=False, tooltip="play at the cursor"),
     ]
 
     state: reactive[BoardState] = reactive(EMPTY)
