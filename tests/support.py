@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+import textual._wait
 from textual.pilot import Pilot
 from textual.worker import WorkerCancelled, WorkerState
 
@@ -293,3 +295,36 @@ class StaleWatch:
     def _count(self, outcome: Changed | None) -> Changed | None:
         self.count += outcome is None
         return outcome
+
+
+# Textual internals the tests truly need, each wrapped once here ------------------
+
+
+def app_exception(app: TicTacToeApp) -> BaseException | None:
+    """The unexpected error the app has caught, if any.
+
+    Textual keeps it private (``App._exception``) and raises it only when
+    ``run_test`` ends; the fuzz test looks after every event, so that it can
+    name the event that caused it.
+    """
+    return app._exception
+
+
+def look_for_idle_every(seconds: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make Pilot look whether the app is idle every ``seconds`` (Textual's own: 0.02).
+
+    Textual has no setting for it, only the constants of ``textual._wait``; the
+    fuzz test shortens the look to send more events while the computer thinks.
+    """
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", seconds)
+    monkeypatch.setattr(textual._wait, "SLEEP_IDLE", seconds / 4)
+
+
+def resize_pending(app: TicTacToeApp) -> bool:
+    """Whether a resize has reached the app but not yet its screens.
+
+    Textual passes a resize on after a short debounce (``App._resize_timer``,
+    ``App._resize_event``, both private); the fuzz test checks the "too small"
+    message only once the resize has landed.
+    """
+    return app._resize_timer is not None or app._resize_event is not None

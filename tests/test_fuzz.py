@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import os
 import random
-import sys
 import tempfile
 import threading
 import time
@@ -44,7 +43,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import textual._wait
 from textual import events
 from textual.command import CommandPalette
 from textual.widget import Widget
@@ -53,7 +51,7 @@ from textual.widgets._footer import FooterKey
 from textual.worker import WorkerCancelled
 
 import ttt_tui.screens.game as game_screen_module
-from tests.support import SIZE, StaleWatch
+from tests.support import SIZE, StaleWatch, app_exception, look_for_idle_every, resize_pending
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import (
     Board,
@@ -70,7 +68,7 @@ from ttt_tui.engine import (
 from ttt_tui.game import Game, Mode
 from ttt_tui.messages import AIMoved
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
-from ttt_tui.session import OUTCOME_LABELS, MoveRequest, Session, status_text
+from ttt_tui.session import OUTCOME_LABELS, AnalysisRequest, MoveRequest, Session, status_text
 from ttt_tui.storage import Result, Settings, Store, outcomes_for
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.cell import Cell as CellWidget
@@ -282,6 +280,25 @@ class Ended:
     human: Player
 
 
+@dataclass(frozen=True)
+class PersonMove:
+    """A move being played through `Session.play`."""
+
+    def __str__(self) -> str:
+        return "a person"
+
+
+@dataclass(frozen=True)
+class ComputerMove:
+    """A computer move being played through `Session.apply_move` for a turn."""
+
+    session: Session
+    token: int
+
+    def __str__(self) -> str:
+        return f"the computer (token {self.token})"
+
+
 class Monitor:
     """Wraps `Game` and the screen to see every move, undo and redo as it happens.
 
@@ -297,6 +314,8 @@ class Monitor:
         self.undos: Counter[int] = Counter()
         """By game id: undos that took something back."""
         self.redos = 0
+        self.mover: PersonMove | ComputerMove | None = None
+        """Who is playing a move right now, as the session was asked."""
         self.thoughts: dict[int, Board] = {}
         """By token: the board a computer move was asked for."""
         self.thought_levels: dict[int, Difficulty] = {}
@@ -309,13 +328,30 @@ class Monitor:
         """Wrap `Game` (for every game the app makes from now on) and the analysis."""
         monitor = self
         init, play, undo, redo = Game.__init__, Game.play, Game.undo, Game.redo
+        person_plays, computer_plays = Session.play, Session.apply_move
+
+        def watched_person_plays(session: Session, cell: Cell) -> Any:
+            monitor.mover = PersonMove()
+            try:
+                return person_plays(session, cell)
+            finally:
+                monitor.mover = None
+
+        def watched_computer_plays(
+            session: Session, token: int, cell: Cell, level: Difficulty
+        ) -> Any:
+            monitor.mover = ComputerMove(session, token)
+            try:
+                return computer_plays(session, token, cell, level)
+            finally:
+                monitor.mover = None
 
         def watched_init(game: Game, *args: Any, **kwargs: Any) -> None:
             init(game, *args, **kwargs)
             monitor.games.append(game)
 
         def watched_play(game: Game, cell: Cell, level: Difficulty | None = None) -> Board:
-            monitor.before_play(game, cell, level, sys._getframe(1))
+            monitor.before_play(game, cell, level)
             board = play(game, cell, level)
             if board.is_game_over() and id(game) not in monitor.ended:
                 monitor.ended[id(game)] = Ended(
@@ -344,33 +380,37 @@ class Monitor:
                 raise
 
         monkeypatch.setattr(Game, "__init__", watched_init)
+        monkeypatch.setattr(Session, "play", watched_person_plays)
+        monkeypatch.setattr(Session, "apply_move", watched_computer_plays)
         monkeypatch.setattr(Game, "play", watched_play)
         monkeypatch.setattr(Game, "undo", watched_undo)
         monkeypatch.setattr(Game, "redo", watched_redo)
         monkeypatch.setattr(game_screen_module, "analyze", watched_analyze)
 
-    def watch_screen(self, screen: GameScreen) -> None:
-        """Note the board each computer move is asked for, by token."""
-        think = screen._think
+    def watch_session(self, session: Session) -> None:
+        """Note the board and level each computer move is asked for, by token."""
+        requests = session.requests
 
-        def watched_think(request: MoveRequest, rng: Any) -> Any:
-            self.thoughts[request.token] = request.board
-            self.thought_levels[request.token] = request.difficulty
-            return think(request, rng)
+        def watched_requests() -> list[MoveRequest | AnalysisRequest]:
+            wanted = requests()
+            for request in wanted:
+                if isinstance(request, MoveRequest):
+                    self.thoughts[request.token] = request.board
+                    self.thought_levels[request.token] = request.difficulty
+            return wanted
 
-        screen._think = watched_think  # type: ignore[method-assign]
+        session.requests = watched_requests  # type: ignore[method-assign]
 
-    def before_play(self, game: Game, cell: Cell, level: Difficulty | None, caller: Any) -> None:
+    def before_play(self, game: Game, cell: Cell, level: Difficulty | None) -> None:
         """Check a move as the app makes it: who asked, whether it was still wanted, and
         that a computer move is played at the level it was computed at."""
-        where = caller.f_code.co_name
+        mover = self.mover
         board = game.board
         if board.is_game_over():
-            self.problems.append(f"{where} played {cell} after the game ended on {board}")
-        if where == "apply_move":
+            self.problems.append(f"{mover} played {cell} after the game ended on {board}")
+        if isinstance(mover, ComputerMove):
             self.ai_moves += 1
-            session, token = caller.f_locals["self"], caller.f_locals["token"]
-            assert isinstance(session, Session)
+            session, token = mover.session, mover.token
             if token != session.token:
                 self.problems.append(
                     f"applied a computer move for token {token} at token {session.token}"
@@ -388,11 +428,11 @@ class Monitor:
                 )
             if session.game is not game:
                 self.problems.append("applied a computer move to a game that is not on screen")
-        elif where == "play":
+        elif isinstance(mover, PersonMove):
             self.human_moves += 1
         else:
             self.problems.append(
-                f"Game.play called from {where}, which the fuzz test does not know"
+                "Game.play called neither by Session.play nor by Session.apply_move"
             )
 
     def tally(self) -> dict[Mode, Counter[str]]:
@@ -524,8 +564,7 @@ class Fuzzer:
         """Every event since the app was last seen at rest."""
         self.monitor = Monitor()
         self.monitor.install(monkeypatch)
-        monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", IDLE_STEP)
-        monkeypatch.setattr(textual._wait, "SLEEP_IDLE", IDLE_STEP / 4)
+        look_for_idle_every(IDLE_STEP, monkeypatch)
         self.chooser = SlowChooser()
         self.last_token = 0
         self.seen: dict[int, tuple[tuple[Cell, ...], bool, int]] = {}
@@ -552,7 +591,7 @@ class Fuzzer:
         screen = self.app.get_default_screen()
         assert isinstance(screen, GameScreen)
         self.screen = screen
-        self.monitor.watch_screen(screen)
+        self.monitor.watch_session(screen.session)
         self.dropped = StaleWatch(screen.session)
 
     # Running.
@@ -690,13 +729,10 @@ class Fuzzer:
         self.note(f"{self.index}: burst {' '.join(keys)} on {type(self.app.screen).__name__}")
         self.figures.bursts += 1
         self.figures.keys += len(keys)
-        driver = self.app._driver
-        assert driver is not None
         named = {"space": " ", "enter": "\r", "tab": "\t", "escape": "\x1b", "question_mark": "?"}
         for key in keys:
             event = events.Key(key, key if len(key) == 1 else named.get(key))
-            event.set_sender(self.app)
-            driver.send_message(event)
+            self.app.post_message(event)
         await self.pilot.pause()
 
     async def click_in(self, widget: Widget | None, fx: float, fy: float, what: str) -> None:
@@ -744,7 +780,7 @@ class Fuzzer:
         """The app passes a resize on after a short debounce timer."""
         app = self.app
         for _ in range(100):
-            if app._resize_timer is None and app._resize_event is None:
+            if not resize_pending(app):
                 break
             await self.pilot.pause(0.002)
         await self.pilot.pause()
@@ -859,8 +895,8 @@ class Fuzzer:
 
     def after_quit(self) -> None:
         """The app ended cleanly and recorded every game, the last one too."""
-        if self.app._exception is not None:
-            raise self.violation(f"exception at quit: {self.app._exception!r}")
+        if (error := app_exception(self.app)) is not None:
+            raise self.violation(f"exception at quit: {error!r}")
         self.check_records(current=None)
 
     # The invariants.
@@ -876,8 +912,8 @@ class Fuzzer:
         found = list(monitor.problems)
         monitor.problems.clear()
         found += self.chooser.errors
-        if app._exception is not None:
-            return [*found, f"an exception reached the app: {app._exception!r}"]
+        if (error := app_exception(app)) is not None:
+            return [*found, f"an exception reached the app: {error!r}"]
         turns, self.last_token = screen.session.token - self.last_token, screen.session.token
         if turns > TURNS_PER_EVENT:
             found.append(
@@ -1018,7 +1054,7 @@ class Fuzzer:
 
         # The size warning, once a resize has reached the game screen.
         app = self.app
-        if app.screen is screen and app._resize_timer is None and app._resize_event is None:
+        if app.screen is screen and not resize_pending(app):
             width, height = app.size
             too_small = width < MIN_WIDTH or height < MIN_HEIGHT
             if screen.has_class("-too-small") != too_small and screen.size == app.size:
