@@ -20,7 +20,7 @@ from textual.worker import WorkerCancelled, WorkerState
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty, Player, SearchCancelled
 from ttt_tui.screens.game import GameScreen, MoveChooser
-from ttt_tui.storage import Settings
+from ttt_tui.settings import Settings
 from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.choice import Choice
 

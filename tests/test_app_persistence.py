@@ -28,15 +28,14 @@ from tests.support import play as play_keys
 from ttt_tui.__main__ import build_parser, play
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Difficulty, Player
-from ttt_tui.game import Mode
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.stats import StatsScreen
+from ttt_tui.settings import Mode, Settings
 from ttt_tui.storage import (
     GAMES_FILE,
     SETTINGS_FILE,
     STATS_FILE,
-    Settings,
     Store,
     default_data_dir,
 )

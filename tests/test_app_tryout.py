@@ -35,12 +35,12 @@ from tests.support import (
 )
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Difficulty, Player
-from ttt_tui.game import Mode
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.screens.palette import GamePalette, SafeCommandList
 from ttt_tui.screens.stats import COLUMNS, SHORT_COLUMNS, StatsScreen
-from ttt_tui.storage import Settings, Store
+from ttt_tui.settings import Mode, Settings
+from ttt_tui.storage import Store
 from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.score import Score

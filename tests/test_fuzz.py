@@ -67,10 +67,11 @@ from ttt_tui.engine import (
     cells_of,
     choose_move,
 )
-from ttt_tui.game import Game, Mode
+from ttt_tui.game import Game
 from ttt_tui.messages import AIMoved
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, OUTCOME_LABELS, GameScreen
-from ttt_tui.storage import Result, Settings, Store, outcomes_for
+from ttt_tui.settings import Mode, Settings
+from ttt_tui.storage import Result, Store, outcomes_for
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.choice import Choice

@@ -20,11 +20,11 @@ from textual.screen import Screen
 
 from ttt_tui import crash
 from ttt_tui.engine import Difficulty, Player, choose_move
-from ttt_tui.game import Mode
 from ttt_tui.screens.game import GameScreen, MoveChooser, is_too_small
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.screens.palette import GamePalette
-from ttt_tui.storage import Settings, Store
+from ttt_tui.settings import Mode, Settings
+from ttt_tui.storage import Store
 
 
 class TicTacToeApp(App[None]):

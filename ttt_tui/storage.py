@@ -65,12 +65,26 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from platformdirs import user_data_dir
 
-from ttt_tui.engine import Difficulty, Player, Status
-from ttt_tui.game import Game, Mode, mover_of
+from ttt_tui.engine import Difficulty, Player, Status, mover_of
+from ttt_tui.jsonfields import (
+    FORMAT_VERSION,
+    InvalidData,
+    NewerFormat,
+    bool_field,
+    decode,
+    enum_field,
+    json_bytes,
+    json_object,
+    optional_enum_field,
+    parse_object,
+    time_field,
+    whole_number,
+)
+from ttt_tui.settings import Mode, Settings
 
 __all__ = [
     "DATA_DIR_ENV",
@@ -84,7 +98,6 @@ __all__ = [
     "GameRecord",
     "Mixed",
     "Result",
-    "Settings",
     "Stats",
     "StatsRow",
     "Store",
@@ -101,9 +114,6 @@ APP_NAME = "ttt-tui"
 
 DATA_DIR_ENV = "TTT_TUI_DATA_DIR"
 """Environment variable that, when set and not empty, replaces the data directory."""
-
-FORMAT_VERSION = 1
-"""The ``version`` this ttt-tui writes into every file and every game line."""
 
 SETTINGS_FILE = "settings.json"
 """File name of the settings."""
@@ -140,90 +150,6 @@ def default_data_dir() -> Path:
 def _utcnow() -> datetime:
     """The current time in UTC; tests replace it to force name clashes."""
     return datetime.now(UTC)
-
-
-class _Invalid(ValueError):
-    """File content that parses but is not what we expect; the message says why."""
-
-
-class _Newer(_Invalid):
-    """File content written by a newer ttt-tui: unreadable here, but not damaged."""
-
-    def __init__(self, version: int) -> None:
-        super().__init__(f"version {version} is newer than {FORMAT_VERSION}")
-        self.version = version
-
-
-_E = TypeVar("_E", bound=enum.Enum)
-
-
-def _enum(data: Mapping[str, Any], key: str, kind: type[_E]) -> _E:
-    value = data[key]
-    try:
-        return kind(value)
-    except ValueError:
-        choices = ", ".join(str(member.value) for member in kind)
-        raise _Invalid(f"{key}: expected one of {choices}, got {value!r}") from None
-
-
-def _optional_enum(data: Mapping[str, Any], key: str, kind: type[_E]) -> _E | None:
-    if data[key] is None:
-        return None
-    return _enum(data, key, kind)
-
-
-def _bool(data: Mapping[str, Any], key: str) -> bool:
-    value = data[key]
-    if not isinstance(value, bool):
-        raise _Invalid(f"{key}: expected true or false, got {value!r}")
-    return value
-
-
-def _count(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise _Invalid(f"{where}: expected a whole number >= 0, got {value!r}")
-    return value
-
-
-def _object(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _Invalid(f"{where}: expected a JSON object, got {type(value).__name__}")
-    return value
-
-
-def _check_version(data: Mapping[str, Any]) -> None:
-    """Raise `_Newer` for a newer format and `_Invalid` for a missing or bad version."""
-    version = data.get("version")
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise _Invalid(f"version: expected {FORMAT_VERSION}, got {version!r}")
-    if version > FORMAT_VERSION:
-        raise _Newer(version)
-    if version < FORMAT_VERSION:
-        raise _Invalid(f"version: expected {FORMAT_VERSION}, got {version}")
-
-
-def _parse_object(text: str) -> dict[str, Any]:
-    try:
-        value = json.loads(text)
-    except RecursionError:
-        raise _Invalid("nested too deeply") from None
-    except ValueError as exc:
-        raise _Invalid(f"not valid JSON ({exc})") from None
-    data = _object(value, "top level")
-    _check_version(data)
-    return data
-
-
-def _time(value: Any, where: str) -> datetime:
-    if not isinstance(value, str):
-        raise _Invalid(f"{where}: expected an ISO 8601 time, got {value!r}")
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        raise _Invalid(f"{where}: expected an ISO 8601 time, got {value!r}") from None
-    if moment.utcoffset() is None:
-        raise _Invalid(f"{where}: expected a time with a time zone, got {value!r}")
-    return moment
 
 
 # Levels -------------------------------------------------------------------
@@ -266,111 +192,20 @@ def _side_level(data: Mapping[str, Any], key: str) -> Difficulty | Mixed | None:
     try:
         return Difficulty(value)
     except ValueError:
-        raise _Invalid(f"{key}: expected one of {_SIDE_LEVELS} or null, got {value!r}") from None
+        raise InvalidData(f"{key}: expected one of {_SIDE_LEVELS} or null, got {value!r}") from None
 
 
 def _levels(value: Any) -> tuple[Difficulty | None, ...]:
     if not isinstance(value, list):
-        raise _Invalid(f"levels: expected a list of levels, got {value!r}")
+        raise InvalidData(f"levels: expected a list of levels, got {value!r}")
     levels: list[Difficulty | None] = []
     for item in value:
         try:
             levels.append(None if item is None else Difficulty(item))
         except ValueError:
             choices = ", ".join(d.value for d in Difficulty)
-            raise _Invalid(f"levels: expected one of {choices} or null, got {item!r}") from None
+            raise InvalidData(f"levels: expected one of {choices} or null, got {item!r}") from None
     return tuple(levels)
-
-
-# Settings -----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """The choices kept between runs."""
-
-    difficulty: Difficulty = Difficulty.MEDIUM
-    """The computer's strength in You-vs-AI."""
-    ai_x_difficulty: Difficulty = Difficulty.MEDIUM
-    """The strength of the engine playing X in AI-vs-AI."""
-    ai_o_difficulty: Difficulty = Difficulty.MEDIUM
-    """The strength of the engine playing O in AI-vs-AI."""
-    mark: Player = Player.X
-    """The human's mark in You-vs-AI."""
-    mode: Mode = Mode.HUMAN_VS_AI
-    """Who plays each side."""
-    alternate_start: bool = False
-    """Whether the side that starts alternates from one game to the next."""
-    coach: bool = False
-    """Whether the coach shows each move's value."""
-    theme: str = "textual-dark"
-    """A Textual theme name; the app checks it against its themes when loading."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON object stored in ``settings.json``."""
-        return {
-            "version": FORMAT_VERSION,
-            "difficulty": self.difficulty.value,
-            "ai_x_difficulty": self.ai_x_difficulty.value,
-            "ai_o_difficulty": self.ai_o_difficulty.value,
-            "mark": self.mark.value,
-            "mode": self.mode.value,
-            "alternate_start": self.alternate_start,
-            "coach": self.coach,
-            "theme": self.theme,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Settings:
-        """Read a settings object; a missing key takes its default, a bad one raises.
-
-        Raises `ValueError` naming the key for a wrong type or an unknown value.
-        """
-        settings, problems = cls.read(data)
-        if problems:
-            raise _Invalid(problems[0])
-        return settings
-
-    @classmethod
-    def read(
-        cls, data: Mapping[str, Any], themes: Collection[str] | None = None
-    ) -> tuple[Settings, list[str]]:
-        """Read a settings object field by field, keeping every good field.
-
-        A missing key takes its default, and so does a bad one, which is named
-        in the problems returned with the settings (``coach: expected true or
-        false, got 'yes'``), in the order of the fields. With ``themes``, a
-        theme that is not one of them is bad too.
-        """
-        readers: dict[str, Callable[[Mapping[str, Any], str], object]] = {
-            "difficulty": lambda d, k: _enum(d, k, Difficulty),
-            "ai_x_difficulty": lambda d, k: _enum(d, k, Difficulty),
-            "ai_o_difficulty": lambda d, k: _enum(d, k, Difficulty),
-            "mark": lambda d, k: _enum(d, k, Player),
-            "mode": lambda d, k: _enum(d, k, Mode),
-            "alternate_start": _bool,
-            "coach": _bool,
-            "theme": lambda d, k: _theme(d, k, themes),
-        }
-        values: dict[str, Any] = {}
-        problems: list[str] = []
-        for key, reader in readers.items():
-            if key not in data:
-                continue
-            try:
-                values[key] = reader(data, key)
-            except _Invalid as exc:
-                problems.append(str(exc))
-        return cls(**values), problems
-
-
-def _theme(data: Mapping[str, Any], key: str, themes: Collection[str] | None) -> str:
-    theme = data[key]
-    if not isinstance(theme, str) or not theme:
-        raise _Invalid(f"{key}: expected a theme name, got {theme!r}")
-    if themes is not None and theme not in themes:
-        raise _Invalid(f"{key}: no theme is named {theme!r}")
-    return theme
 
 
 # Stats ----------------------------------------------------------------------
@@ -422,7 +257,7 @@ def _parse_stats_key(key: str) -> tuple[Mode, tuple[Difficulty, ...], bool]:
         else:
             difficulties = ()
     except ValueError:
-        raise _Invalid(f"unknown stats key {key!r}") from None
+        raise InvalidData(f"unknown stats key {key!r}") from None
     return mode, difficulties, False
 
 
@@ -556,14 +391,14 @@ class Stats:
     def from_json(cls, data: Mapping[str, Any]) -> Stats:
         """Read a stats object. Raises `ValueError` for an unknown key or outcome or a bad count."""
         counts: dict[str, dict[str, int]] = {}
-        for key, row in _object(data.get("counts", {}), "counts").items():
+        for key, row in json_object(data.get("counts", {}), "counts").items():
             mode, _, _ = _parse_stats_key(key)
             allowed = outcomes_for(mode)
             counts[key] = dict.fromkeys(allowed, 0)
-            for outcome, value in _object(row, key).items():
+            for outcome, value in json_object(row, key).items():
                 if outcome not in allowed:
-                    raise _Invalid(f"{key}: expected {', '.join(allowed)}, got {outcome!r}")
-                counts[key][outcome] = _count(value, f"{key}/{outcome}")
+                    raise InvalidData(f"{key}: expected {', '.join(allowed)}, got {outcome!r}")
+                counts[key][outcome] = whole_number(value, f"{key}/{outcome}")
         return cls(counts)
 
     @classmethod
@@ -670,45 +505,6 @@ class GameRecord:
                     f" got {recorded.value!r}"
                 )
 
-    @classmethod
-    def from_game(
-        cls,
-        game: Game,
-        result: Result,
-        ended: datetime,
-        level_in_force: Callable[[Player], Difficulty],
-    ) -> GameRecord:
-        """The record of ``game`` ending in ``result`` at ``ended``.
-
-        Each computer side is recorded at `side_level` of the levels its moves
-        were computed at (``game.levels``); ``level_in_force`` gives the level
-        of a computer side that never moved.
-        """
-
-        def side(player: Player) -> Difficulty | Mixed | None:
-            if game.is_human(player):
-                return None
-            own = [
-                level
-                for ply, level in enumerate(game.levels)
-                if mover_of(ply) is player and level is not None
-            ]
-            return side_level(own, level_in_force(player))
-
-        return cls(
-            started=game.started,
-            ended=ended,
-            mode=game.mode,
-            x_difficulty=side(Player.X),
-            o_difficulty=side(Player.O),
-            human_mark=game.human if game.mode is Mode.HUMAN_VS_AI else None,
-            moves=tuple(game.moves),
-            result=result,
-            undo_used=game.undo_used,
-            hints_used=game.hints_used,
-            levels=tuple(game.levels),
-        )
-
     @property
     def computer_difficulty(self) -> Difficulty | Mixed | None:
         """The computer's level in You-vs-AI, else None."""
@@ -738,31 +534,31 @@ class GameRecord:
     @classmethod
     def from_json(cls, line: str) -> GameRecord:
         """Read one line of ``games.jsonl``. Raises `ValueError` saying what is wrong."""
-        return cls._from_object(_parse_object(line))
+        return cls._from_object(parse_object(line))
 
     @classmethod
     def _from_object(cls, data: Mapping[str, Any]) -> GameRecord:
         try:
-            started, ended = (_time(data[name], name) for name in ("started", "ended"))
+            started, ended = (time_field(data[name], name) for name in ("started", "ended"))
             moves = data["moves"]
             if not isinstance(moves, list):
-                raise _Invalid(f"moves: expected a list of cells, got {moves!r}")
+                raise InvalidData(f"moves: expected a list of cells, got {moves!r}")
             levels = data.get("levels")
             return cls(
                 started=started,
                 ended=ended,
-                mode=_enum(data, "mode", Mode),
+                mode=enum_field(data, "mode", Mode),
                 x_difficulty=_side_level(data, "x_difficulty"),
                 o_difficulty=_side_level(data, "o_difficulty"),
-                human_mark=_optional_enum(data, "human_mark", Player),
-                moves=tuple(_count(m, "moves") for m in moves),
-                result=_enum(data, "result", Result),
-                undo_used=_bool(data, "undo_used"),
-                hints_used=_count(data["hints_used"], "hints_used"),
+                human_mark=optional_enum_field(data, "human_mark", Player),
+                moves=tuple(whole_number(m, "moves") for m in moves),
+                result=enum_field(data, "result", Result),
+                undo_used=bool_field(data, "undo_used"),
+                hints_used=whole_number(data["hints_used"], "hints_used"),
                 levels=None if levels is None else _levels(levels),
             )
         except KeyError as exc:
-            raise _Invalid(f"missing {exc.args[0]}") from None
+            raise InvalidData(f"missing {exc.args[0]}") from None
 
 
 def stats_entry(record: GameRecord) -> tuple[str, str] | None:
@@ -837,17 +633,6 @@ def _pid_alive(pid: int) -> bool:
     except OSError:
         return True  # It exists but belongs to someone else.
     return True
-
-
-def _decode(raw: bytes) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise _Invalid("not UTF-8 text") from None
-
-
-def _json_bytes(data: Mapping[str, Any]) -> bytes:
-    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def _reason(exc: OSError) -> str:
@@ -1029,10 +814,10 @@ class Store:
         if raw is None:
             return None
         try:
-            return _parse_object(_decode(raw))
-        except _Newer as newer:
+            return parse_object(decode(raw))
+        except NewerFormat as newer:
             self._freeze(name, newer.version)
-        except _Invalid as exc:
+        except InvalidData as exc:
             if damaged is None:
                 self._set_aside(name, str(exc))
             else:
@@ -1050,15 +835,15 @@ class Store:
             if not raw_line.strip():
                 continue
             try:
-                line = _decode(raw_line).strip()
-                data = _parse_object(line)
+                line = decode(raw_line).strip()
+                data = parse_object(line)
                 if _RESET_KEY in data:
-                    found.reset_at = _time(data[_RESET_KEY], _RESET_KEY)
+                    found.reset_at = time_field(data[_RESET_KEY], _RESET_KEY)
                     found.since_reset = len(found.records)
                 else:
                     found.records.append(GameRecord._from_object(data))
                 found.lines.append(line)
-            except _Newer as newer:
+            except NewerFormat as newer:
                 self._freeze(GAMES_FILE, newer.version)
                 return None
             except ValueError as exc:
@@ -1084,7 +869,7 @@ class Store:
         if path is None:
             return False
         try:
-            _write_atomic(path, _json_bytes(data))
+            _write_atomic(path, json_bytes(data))
         except OSError as exc:
             self._fail("write", path, exc)
             return False

@@ -31,11 +31,12 @@ from ttt_tui.engine import (
     analyze,
     choose_move,
 )
-from ttt_tui.game import Game, Mode, move_name
+from ttt_tui.game import Game, move_name, record_of
 from ttt_tui.messages import AIMoved, AnalysisReady
 from ttt_tui.screens.notices import show_store_notices
 from ttt_tui.screens.unselectable import Unselectable
-from ttt_tui.storage import GameRecord, Result, Settings, Store, outcomes_for, stats_outcome
+from ttt_tui.settings import Mode, Settings
+from ttt_tui.storage import Result, Store, outcomes_for, stats_outcome
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.choice import Choice
@@ -315,7 +316,7 @@ class GameScreen(Unselectable[None]):
     def _record(self, result: Result) -> None:
         game = self.game
         game.result_recorded = True
-        record = GameRecord.from_game(game, result, datetime.now(UTC), self.difficulty_for)
+        record = record_of(game, result, datetime.now(UTC), self.difficulty_for)
         outcome = stats_outcome(result, record.human_mark)
         if outcome is not None:
             self.session_score[game.mode][outcome] += 1

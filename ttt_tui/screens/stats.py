@@ -11,10 +11,10 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Static
 
 from ttt_tui.engine import Difficulty
-from ttt_tui.game import Mode
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.dialog import Dialog
 from ttt_tui.screens.notices import show_store_notices
+from ttt_tui.settings import Mode
 from ttt_tui.storage import StatsRow, Store
 
 OUTCOME_COLUMNS = ("win", "draw", "loss", "x_won", "o_won")

@@ -8,8 +8,7 @@ from textual.reactive import reactive
 from textual.widgets import Button, Checkbox, Label, Static
 
 from ttt_tui.engine import Difficulty, Player
-from ttt_tui.game import Mode
-from ttt_tui.storage import Settings
+from ttt_tui.settings import Mode, Settings
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.score import Score
