@@ -23,19 +23,18 @@ import pytest
 from ttt_tui import storage
 from ttt_tui.engine import Difficulty, Player, Status
 from ttt_tui.game import Game, record_of
+from ttt_tui.results import Result, stats_outcome
 from ttt_tui.settings import Mode, Settings
 from ttt_tui.storage import (
     MIXED,
     GameRecord,
     Mixed,
-    Result,
     Stats,
     Store,
     default_data_dir,
     side_level,
     stats_entry,
     stats_key,
-    stats_outcome,
 )
 
 T0 = datetime(2026, 11, 22, 6, 15, tzinfo=UTC)
@@ -1251,7 +1250,8 @@ WRITER = textwrap.dedent(
     from pathlib import Path
     from ttt_tui.engine import Difficulty, Player
     from ttt_tui.settings import Mode, Settings
-    from ttt_tui.storage import GameRecord, Result, Store
+    from ttt_tui.results import Result
+    from ttt_tui.storage import GameRecord, Store
 
     store = Store(Path(sys.argv[1]))
     levels, results = list(Difficulty), list(Result)

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ttt_tui.engine import Board, Cell, Difficulty, Player, Status, coordinate, mover_of
+from ttt_tui.results import Result
 from ttt_tui.settings import Mode
-from ttt_tui.storage import GameRecord, Mixed, Result, side_level
+from ttt_tui.storage import GameRecord, Mixed, side_level
 
 
 def move_name(ply: int, cell: Cell) -> str:

@@ -25,18 +25,6 @@ class Mode(enum.Enum):
     AI_VS_AI = "ai_vs_ai"
     """The computer against itself, each side at its own difficulty."""
 
-    @property
-    def label(self) -> str:
-        """The name shown to people."""
-        return _MODE_LABELS[self]
-
-
-_MODE_LABELS = {
-    Mode.HUMAN_VS_AI: "You vs AI",
-    Mode.TWO_PLAYERS: "Two players",
-    Mode.AI_VS_AI: "AI vs AI",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class Settings:

@@ -69,7 +69,7 @@ from typing import Any
 
 from platformdirs import user_data_dir
 
-from ttt_tui.engine import Difficulty, Player, Status, mover_of
+from ttt_tui.engine import Difficulty, Player, mover_of
 from ttt_tui.jsonfields import (
     FORMAT_VERSION,
     InvalidData,
@@ -84,29 +84,25 @@ from ttt_tui.jsonfields import (
     time_field,
     whole_number,
 )
+from ttt_tui.results import Result, StatsOutcome, outcomes_for, stats_outcome
 from ttt_tui.settings import Mode, Settings
 
 __all__ = [
     "DATA_DIR_ENV",
     "FORMAT_VERSION",
     "GAMES_FILE",
-    "HUMAN_OUTCOMES",
     "MIXED",
     "SETTINGS_FILE",
-    "SIDE_OUTCOMES",
     "STATS_FILE",
     "GameRecord",
     "Mixed",
-    "Result",
     "Stats",
     "StatsRow",
     "Store",
     "default_data_dir",
-    "outcomes_for",
     "side_level",
     "stats_entry",
     "stats_key",
-    "stats_outcome",
 ]
 
 APP_NAME = "ttt-tui"
@@ -123,11 +119,6 @@ GAMES_FILE = "games.jsonl"
 """File name of the game records, one JSON object a line."""
 
 _DATA_FILES = (SETTINGS_FILE, STATS_FILE, GAMES_FILE)
-
-HUMAN_OUTCOMES = ("win", "draw", "loss")
-"""Stats outcomes of a You-vs-AI game, from the human's side, in display order."""
-SIDE_OUTCOMES = ("x_won", "o_won", "draw")
-"""Stats outcomes of a two-player or AI-vs-AI game, in display order."""
 
 _TEMP_NAME = re.compile(
     r"^\.(?P<name>" + "|".join(re.escape(name) for name in _DATA_FILES) + r")"
@@ -261,44 +252,6 @@ def _parse_stats_key(key: str) -> tuple[Mode, tuple[Difficulty, ...], bool]:
     return mode, difficulties, False
 
 
-def outcomes_for(mode: Mode) -> tuple[str, ...]:
-    """The outcomes counted for a mode, in display order."""
-    return HUMAN_OUTCOMES if mode is Mode.HUMAN_VS_AI else SIDE_OUTCOMES
-
-
-class Result(enum.Enum):
-    """How a recorded game ended."""
-
-    X_WON = "x_won"
-    """X made a line."""
-    O_WON = "o_won"
-    """O made a line."""
-    DRAW = "draw"
-    """The board filled with no line."""
-    ABANDONED = "abandoned"
-    """The game was left unfinished: a new game, a mode change or quitting."""
-
-    @classmethod
-    def from_status(cls, status: Status) -> Result:
-        """The result for a board's status; a game still in progress was abandoned."""
-        if status is Status.IN_PROGRESS:
-            return cls.ABANDONED
-        return cls(status.value)
-
-
-def stats_outcome(result: Result, human_mark: Player | None) -> str | None:
-    """The stats outcome of a result: the human's view if there is one human, else the side's.
-
-    None for an abandoned game, which is not counted.
-    """
-    if result is Result.ABANDONED:
-        return None
-    if human_mark is None or result is Result.DRAW:
-        return str(result.value)
-    won = (result is Result.X_WON) == (human_mark is Player.X)
-    return "win" if won else "loss"
-
-
 @dataclass(frozen=True, slots=True)
 class StatsRow:
     """One line of the stats screen: a mode (and difficulties) and its counts."""
@@ -310,7 +263,7 @@ class StatsRow:
     difficulties: tuple[Difficulty, ...]
     """The computer's difficulty in You-vs-AI; X's then O's in AI-vs-AI; none otherwise
     (and none in a mixed row)."""
-    counts: tuple[tuple[str, int], ...]
+    counts: tuple[tuple[StatsOutcome, int], ...]
     """Each outcome of the mode (`outcomes_for`) with its count, in display order."""
     mixed: bool = False
     """Whether the row counts the mode's games in which the computer's level changed."""
@@ -322,7 +275,8 @@ class StatsRow:
 
     def count(self, outcome: str) -> int:
         """The count of one outcome."""
-        return dict(self.counts).get(outcome, 0)
+        counts: dict[str, int] = dict(self.counts)
+        return counts.get(outcome, 0)
 
 
 @dataclass(frozen=True)
@@ -561,7 +515,7 @@ class GameRecord:
             raise InvalidData(f"missing {exc.args[0]}") from None
 
 
-def stats_entry(record: GameRecord) -> tuple[str, str] | None:
+def stats_entry(record: GameRecord) -> tuple[str, StatsOutcome] | None:
     """The stats key and outcome a record counts under, or None if it is not counted."""
     outcome = stats_outcome(record.result, record.human_mark)
     if outcome is None:

@@ -33,10 +33,11 @@ from ttt_tui.engine import (
 )
 from ttt_tui.game import Game, move_name, record_of
 from ttt_tui.messages import AIMoved, AnalysisReady
+from ttt_tui.results import OUTCOME_LABELS, Result, outcomes_for, stats_outcome
 from ttt_tui.screens.notices import show_store_notices
 from ttt_tui.screens.unselectable import Unselectable
 from ttt_tui.settings import Mode, Settings
-from ttt_tui.storage import Result, Store, outcomes_for, stats_outcome
+from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.choice import Choice
@@ -65,15 +66,6 @@ WARNING_SECONDS = 2.0
 
 MoveChooser = Callable[[Board, Difficulty, random.Random, CancelCheck | None], Cell]
 """Picks the computer's move; `choose_move` unless a test slows it down."""
-
-OUTCOME_LABELS = {
-    "win": ("Wins", "W"),
-    "draw": ("Draws", "D"),
-    "loss": ("Losses", "L"),
-    "x_won": ("X wins", "X"),
-    "o_won": ("O wins", "O"),
-}
-"""Each outcome's label in the score, and its short form for a narrow sidebar."""
 
 
 class GameScreen(Unselectable[None]):

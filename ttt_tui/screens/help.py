@@ -11,7 +11,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from ttt_tui.results import MODE_LABELS
 from ttt_tui.screens.dialog import Dialog
+from ttt_tui.settings import Mode
 
 RULES = (
     "Take turns marking squares; X moves first. Three in a row, column or diagonal"
@@ -31,11 +33,11 @@ KEYS: list[tuple[str, str]] = [
     ("Enter or Space", "play at the cursor"),
     ("1 – 9", "play a square (1 top-left, 9 bottom-right)"),
     ("n", "new game"),
-    ("d", "next difficulty (You vs AI)"),
+    ("d", f"next difficulty ({MODE_LABELS[Mode.HUMAN_VS_AI].long})"),
     ("u / r", "undo to your last turn / redo"),
     ("c", "coach: minimax's verdict on each square"),
     ("i", "hint: highlight the best moves (your turn)"),
-    ("p", "pause or resume AI vs AI"),
+    ("p", f"pause or resume {MODE_LABELS[Mode.AI_VS_AI].long}"),
     ("s", "all-time stats"),
     ("Tab", "board and sidebar controls in turn"),
     ("ctrl+p", "command palette"),

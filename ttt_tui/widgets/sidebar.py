@@ -8,6 +8,7 @@ from textual.reactive import reactive
 from textual.widgets import Button, Checkbox, Label, Static
 
 from ttt_tui.engine import Difficulty, Player
+from ttt_tui.results import MODE_LABELS
 from ttt_tui.settings import Mode, Settings
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
@@ -16,11 +17,7 @@ from ttt_tui.widgets.status import StatusLine
 
 DIFFICULTY_OPTIONS = [(d.value, d.value.capitalize()) for d in Difficulty]
 MARK_OPTIONS = [(Player.X.value, "X (first)", "X"), (Player.O.value, "O (second)", "O")]
-MODE_OPTIONS = [
-    (Mode.HUMAN_VS_AI.value, "You vs AI", "vs AI"),
-    (Mode.TWO_PLAYERS.value, "2 players", "2P"),
-    (Mode.AI_VS_AI.value, "AI vs AI", "AI-AI"),
-]
+MODE_OPTIONS = [(mode.value, *MODE_LABELS[mode]) for mode in Mode]
 
 
 class SidebarButton(Button):
