@@ -20,7 +20,6 @@ from typing import Any
 import platformdirs
 import pytest
 
-from ttt_tui import storage
 from ttt_tui.engine import Difficulty, Player, Status
 from ttt_tui.game import Game, record_of
 from ttt_tui.results import Result, stats_outcome
@@ -36,6 +35,7 @@ from ttt_tui.storage import (
     stats_entry,
     stats_key,
 )
+from ttt_tui.storage import store as storage
 
 T0 = datetime(2026, 11, 22, 6, 15, tzinfo=UTC)
 EASY, MEDIUM, HARD = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
