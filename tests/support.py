@@ -31,7 +31,7 @@ from ttt_tui.engine import (
 )
 from ttt_tui.screens.game import GameScreen, MoveChooser
 from ttt_tui.session import Changed, Session
-from ttt_tui.storage import Settings
+from ttt_tui.settings import Settings
 from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.choice import Choice
 

@@ -47,11 +47,10 @@ from ttt_tui.engine import (
     SearchCancelled,
     analyze,
 )
-from ttt_tui.game import Mode
 from ttt_tui.messages import AnalysisReady
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.help import HelpScreen
-from ttt_tui.storage import Settings
+from ttt_tui.settings import Mode, Settings
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.choice import Choice

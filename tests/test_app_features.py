@@ -36,9 +36,9 @@ from tests.support import (
     start_blocked,
 )
 from ttt_tui.engine import Board, CancelCheck, Difficulty, Outcome, Player, Verdict, analyze
-from ttt_tui.game import Mode
+from ttt_tui.results import Result
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
-from ttt_tui.storage import Result, Settings
+from ttt_tui.settings import Mode, Settings
 from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.cell import short_verdict
 from ttt_tui.widgets.choice import Choice

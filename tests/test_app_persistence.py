@@ -28,15 +28,14 @@ from tests.support import play as play_keys
 from ttt_tui.__main__ import build_parser, play
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Difficulty, Player
-from ttt_tui.game import Mode
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.stats import StatsScreen
+from ttt_tui.settings import Mode, Settings
 from ttt_tui.storage import (
     GAMES_FILE,
     SETTINGS_FILE,
     STATS_FILE,
-    Settings,
     Store,
     default_data_dir,
 )
@@ -292,7 +291,7 @@ async def test_the_stats_screen_shows_counts_and_resets_only_after_confirmation(
             "human_vs_ai/easy": "You vs AI | Easy | 0 | 0 | 0 | 0 | - | -",
             "human_vs_ai/medium": medium,
             "human_vs_ai/hard": "You vs AI | Hard | 0 | 0 | 0 | 0 | - | -",
-            "two_players": "Two players | - | 0 | - | 0 | - | 0 | 0",
+            "two_players": "2 players | - | 0 | - | 0 | - | 0 | 0",
         }
         where = str(stats.query_one("#where", Static).render())
         assert where.startswith("Kept in ")
@@ -517,7 +516,7 @@ async def test_an_ai_vs_ai_engine_switched_mid_game_counts_as_mixed(tmp_path: Pa
             "human_vs_ai/easy": "You vs AI | Easy | 0 | 0 | 0 | 0 | - | -",
             "human_vs_ai/medium": "You vs AI | Medium | 0 | 0 | 0 | 0 | - | -",
             "human_vs_ai/hard": "You vs AI | Hard | 0 | 0 | 0 | 0 | - | -",
-            "two_players": "Two players | - | 0 | - | 0 | - | 0 | 0",
+            "two_players": "2 players | - | 0 | - | 0 | - | 0 | 0",
             "ai_vs_ai/mixed": "AI vs AI | Mixed | 1 | - | 0 | - | 1 | 0",
         }
         assert mixed_note(stats).display

@@ -35,12 +35,12 @@ from tests.support import (
 )
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Difficulty, Player
-from ttt_tui.game import Mode
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.screens.palette import GamePalette, SafeCommandList
 from ttt_tui.screens.stats import COLUMNS, SHORT_COLUMNS, StatsScreen
-from ttt_tui.storage import Settings, Store
+from ttt_tui.settings import Mode, Settings
+from ttt_tui.storage import Store
 from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.score import Score
@@ -109,7 +109,7 @@ async def test_stats_screen_shows_the_data_directory_as_written(tmp_path: Path, 
 async def test_d_changes_no_hidden_setting_outside_you_vs_ai() -> None:
     """In two players and AI vs AI ``d`` used to change the You-vs-AI difficulty and announce it."""
     for mode, said in [
-        (Mode.TWO_PLAYERS, "Two players: there is no computer to set a difficulty for."),
+        (Mode.TWO_PLAYERS, "2 players: there is no computer to set a difficulty for."),
         (Mode.AI_VS_AI, "AI vs AI: set each engine's level in the sidebar."),
     ]:
         ai = GatedAI()

@@ -29,10 +29,11 @@ from textual.widgets import DataTable, Static
 from tests.support import SIZE, Notes, Notice, settle, start
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Difficulty, Player
-from ttt_tui.game import Mode
+from ttt_tui.results import Result
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.stats import StatsScreen
-from ttt_tui.storage import GameRecord, Result, Settings, Store
+from ttt_tui.settings import Mode, Settings
+from ttt_tui.storage import GameRecord, Store
 from ttt_tui.widgets.cell import Cell as CellWidget
 
 ROOT = Path(__file__).resolve().parents[1]

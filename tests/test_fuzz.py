@@ -65,11 +65,13 @@ from ttt_tui.engine import (
     cells_of,
     choose_move,
 )
-from ttt_tui.game import Game, Mode
+from ttt_tui.game import Game
 from ttt_tui.messages import AIMoved
+from ttt_tui.results import OUTCOME_LABELS, Result, outcomes_for
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
-from ttt_tui.session import OUTCOME_LABELS, AnalysisRequest, MoveRequest, Session, status_text
-from ttt_tui.storage import Result, Settings, Store, outcomes_for
+from ttt_tui.session import AnalysisRequest, MoveRequest, Session, status_text
+from ttt_tui.settings import Mode, Settings
+from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.cell import Cell as CellWidget
 from ttt_tui.widgets.choice import Choice
@@ -144,7 +146,7 @@ PALETTE_COMMANDS = (
     ("medium", "Difficulty: Medium"),
     ("hard", "Difficulty: Hard"),
     ("you vs ai", "Mode: You vs AI"),
-    ("two players", "Mode: Two players"),
+    ("2 players", "Mode: 2 players"),
     ("ai vs ai", "Mode: AI vs AI"),
     ("coach", "Coach on/off"),
     ("stats", "Stats"),

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from ttt_tui.engine import Difficulty, Player, analyze
-from ttt_tui.game import Mode
+from ttt_tui.results import Result
 from ttt_tui.session import (
     AnalysisRequest,
     Changed,
@@ -19,7 +19,8 @@ from ttt_tui.session import (
     Work,
     status_text,
 )
-from ttt_tui.storage import GameRecord, Result, Settings
+from ttt_tui.settings import Mode, Settings
+from ttt_tui.storage import GameRecord
 
 MOMENT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 

@@ -20,23 +20,22 @@ from typing import Any
 import platformdirs
 import pytest
 
-from ttt_tui import storage
 from ttt_tui.engine import Difficulty, Player, Status
-from ttt_tui.game import Game, Mode
+from ttt_tui.game import Game, record_of
+from ttt_tui.results import Result, stats_outcome
+from ttt_tui.settings import Mode, Settings
 from ttt_tui.storage import (
     MIXED,
     GameRecord,
     Mixed,
-    Result,
-    Settings,
     Stats,
     Store,
     default_data_dir,
     side_level,
     stats_entry,
     stats_key,
-    stats_outcome,
 )
+from ttt_tui.storage import store as storage
 
 T0 = datetime(2026, 11, 22, 6, 15, tzinfo=UTC)
 EASY, MEDIUM, HARD = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
@@ -381,7 +380,7 @@ def test_side_level() -> None:
 
 def test_record_of_a_game_played_at_one_level() -> None:
     game = played(Game(), (0, None), (4, HARD), (1, None), (2, HARD), (6, None))
-    record = GameRecord.from_game(game, Result.ABANDONED, T0, lambda player: EASY)
+    record = record_of(game, Result.ABANDONED, T0, lambda player: EASY)
     assert record == GameRecord(
         game.started, T0, Mode.HUMAN_VS_AI, None, HARD, Player.X, (0, 4, 1, 2, 6),
         Result.ABANDONED, levels=(None, HARD, None, HARD, None),
@@ -391,7 +390,7 @@ def test_record_of_a_game_played_at_one_level() -> None:
 def test_record_of_a_game_whose_level_changed_is_mixed_and_counts_as_mixed() -> None:
     # Two moves against Easy, then Hard, and X wins: nobody beat Hard.
     game = played(Game(), (0, None), (8, EASY), (1, None), (7, HARD), (2, None))
-    record = GameRecord.from_game(game, Result.X_WON, T0, lambda player: HARD)
+    record = record_of(game, Result.X_WON, T0, lambda player: HARD)
     assert record.o_difficulty is MIXED
     assert record.levels == (None, EASY, None, HARD, None)
     line = json.loads(record.to_json())
@@ -406,7 +405,7 @@ def test_record_of_ai_vs_ai_with_one_engine_switched() -> None:
     game = played(
         Game(mode=Mode.AI_VS_AI), (0, MEDIUM), (3, EASY), (1, MEDIUM), (4, HARD), (2, MEDIUM)
     )
-    record = GameRecord.from_game(game, Result.X_WON, T0, lambda player: EASY)
+    record = record_of(game, Result.X_WON, T0, lambda player: EASY)
     assert (record.x_difficulty, record.o_difficulty) == (MEDIUM, MIXED)
     assert stats_entry(record) == ("ai_vs_ai/mixed", "x_won")
 
@@ -414,7 +413,7 @@ def test_record_of_ai_vs_ai_with_one_engine_switched() -> None:
 def test_a_side_that_never_moved_is_recorded_at_the_level_in_force() -> None:
     game = played(Game(), (4, None))
     in_force = {Player.X: EASY, Player.O: MEDIUM}
-    record = GameRecord.from_game(game, Result.ABANDONED, T0, in_force.__getitem__)
+    record = record_of(game, Result.ABANDONED, T0, in_force.__getitem__)
     assert (record.x_difficulty, record.o_difficulty, record.levels) == (None, MEDIUM, (None,))
 
 
@@ -523,7 +522,7 @@ def test_a_stats_file_from_before_mixed_rows_still_loads(data: Path) -> None:
 
 
 def test_rebuilt_counts_follow_the_rules_of_live_counting(data: Path) -> None:
-    mixed = GameRecord.from_game(
+    mixed = record_of(
         played(Game(), (0, None), (8, EASY), (1, None), (7, HARD), (2, None)),
         Result.X_WON, T0, lambda player: HARD,
     )  # fmt: skip
@@ -1250,8 +1249,9 @@ WRITER = textwrap.dedent(
     from datetime import UTC, datetime
     from pathlib import Path
     from ttt_tui.engine import Difficulty, Player
-    from ttt_tui.game import Mode
-    from ttt_tui.storage import GameRecord, Result, Settings, Store
+    from ttt_tui.settings import Mode, Settings
+    from ttt_tui.results import Result
+    from ttt_tui.storage import GameRecord, Store
 
     store = Store(Path(sys.argv[1]))
     levels, results = list(Difficulty), list(Result)

@@ -213,7 +213,7 @@ PALETTE_WORDS = (
     "medium",
     "hard",
     "you vs ai",
-    "two players",
+    "2 players",
     "ai vs ai",
     "coach",
     "stats",

@@ -20,12 +20,13 @@ from textual.screen import Screen
 
 from ttt_tui import crash
 from ttt_tui.engine import Difficulty, Player, choose_move
-from ttt_tui.game import Mode
+from ttt_tui.results import MODE_LABELS
 from ttt_tui.screens.game import GameScreen, MoveChooser, is_too_small
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.screens.palette import GamePalette
 from ttt_tui.session import Session
-from ttt_tui.storage import Settings, Store
+from ttt_tui.settings import Mode, Settings
+from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 
 
@@ -190,15 +191,18 @@ class TicTacToeApp(App[None]):
             )
         for mode in Mode:
             yield SystemCommand(
-                f"Mode: {mode.label}",
+                f"Mode: {MODE_LABELS[mode].long}",
                 "Starts a new game",
                 lambda m=mode: game.apply(session.set_mode(m)),
             )
         if session.game.mode is Mode.AI_VS_AI:
+            ai_vs_ai = MODE_LABELS[Mode.AI_VS_AI].long
             if session.paused:
-                yield SystemCommand("Resume", "AI vs AI plays on (p)", game.action_resume)
+                yield SystemCommand("Resume", f"{ai_vs_ai} plays on (p)", game.action_resume)
             else:
-                yield SystemCommand("Pause", "Stop AI vs AI after this move (p)", game.action_pause)
+                yield SystemCommand(
+                    "Pause", f"Stop {ai_vs_ai} after this move (p)", game.action_pause
+                )
         else:
             yield SystemCommand("Undo", "Back to your previous turn (u)", game.action_undo)
             yield SystemCommand("Redo", "Replay what undo took back (r)", game.action_redo)

@@ -1,40 +1,18 @@
-"""A game session: who plays each side, the moves, undo and redo. No UI imports."""
+"""A game session: who plays each side, the moves, undo and redo, and its record.
+
+No UI imports.
+"""
 
 from __future__ import annotations
 
-import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ttt_tui.engine import Board, Cell, Difficulty, Player, Status, coordinate
-
-
-class Mode(enum.Enum):
-    """Who plays each side."""
-
-    HUMAN_VS_AI = "human_vs_ai"
-    """You against the computer."""
-    TWO_PLAYERS = "two_players"
-    """Two people taking turns on one keyboard."""
-    AI_VS_AI = "ai_vs_ai"
-    """The computer against itself, each side at its own difficulty."""
-
-    @property
-    def label(self) -> str:
-        """The name shown to people."""
-        return _MODE_LABELS[self]
-
-
-_MODE_LABELS = {
-    Mode.HUMAN_VS_AI: "You vs AI",
-    Mode.TWO_PLAYERS: "Two players",
-    Mode.AI_VS_AI: "AI vs AI",
-}
-
-
-def mover_of(ply: int) -> Player:
-    """The side that makes the move with this 0-based index: X moves first."""
-    return Player.X if ply % 2 == 0 else Player.O
+from ttt_tui.engine import Board, Cell, Difficulty, Player, Status, coordinate, mover_of
+from ttt_tui.results import Result
+from ttt_tui.settings import Mode
+from ttt_tui.storage import GameRecord, Mixed, side_level
 
 
 def move_name(ply: int, cell: Cell) -> str:
@@ -189,3 +167,41 @@ class Game:
         for cell in self.moves:
             board = board.play(cell)
         self.board = board
+
+
+def record_of(
+    game: Game,
+    result: Result,
+    ended: datetime,
+    level_in_force: Callable[[Player], Difficulty],
+) -> GameRecord:
+    """The record of ``game`` ending in ``result`` at ``ended``.
+
+    Each computer side is recorded at `side_level` of the levels its moves
+    were computed at (``game.levels``); ``level_in_force`` gives the level
+    of a computer side that never moved.
+    """
+
+    def side(player: Player) -> Difficulty | Mixed | None:
+        if game.is_human(player):
+            return None
+        own = [
+            level
+            for ply, level in enumerate(game.levels)
+            if mover_of(ply) is player and level is not None
+        ]
+        return side_level(own, level_in_force(player))
+
+    return GameRecord(
+        started=game.started,
+        ended=ended,
+        mode=game.mode,
+        x_difficulty=side(Player.X),
+        o_difficulty=side(Player.O),
+        human_mark=game.human if game.mode is Mode.HUMAN_VS_AI else None,
+        moves=tuple(game.moves),
+        result=result,
+        undo_used=game.undo_used,
+        hints_used=game.hints_used,
+        levels=tuple(game.levels),
+    )

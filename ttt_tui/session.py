@@ -25,17 +25,10 @@ from ttt_tui.engine import (
     Status,
     Verdict,
 )
-from ttt_tui.game import Game, Mode, move_name
-from ttt_tui.storage import GameRecord, Result, Settings, outcomes_for, stats_outcome
-
-OUTCOME_LABELS = {
-    "win": ("Wins", "W"),
-    "draw": ("Draws", "D"),
-    "loss": ("Losses", "L"),
-    "x_won": ("X wins", "X"),
-    "o_won": ("O wins", "O"),
-}
-"""Each outcome's label in the score, and its short form for a narrow sidebar."""
+from ttt_tui.game import Game, move_name, record_of
+from ttt_tui.results import OUTCOME_LABELS, Result, outcomes_for, stats_outcome
+from ttt_tui.settings import Mode, Settings
+from ttt_tui.storage import GameRecord
 
 
 class Refusal(enum.Enum):
@@ -51,7 +44,7 @@ class Refusal(enum.Enum):
     NOTHING_TO_REDO = "Nothing to redo."
     NO_HINT_GAME_OVER = "The game is over: no hint needed."
     HINTS_ON_YOUR_TURN = "Hints are for your turn."
-    NO_COMPUTER = "Two players: there is no computer to set a difficulty for."
+    NO_COMPUTER = "2 players: there is no computer to set a difficulty for."
     ENGINES_IN_SIDEBAR = "AI vs AI: set each engine's level in the sidebar."
 
 
@@ -408,7 +401,7 @@ class Session:
     def _record(self, result: Result) -> None:
         game = self.game
         game.result_recorded = True
-        record = GameRecord.from_game(game, result, self.now(), self.difficulty_for)
+        record = record_of(game, result, self.now(), self.difficulty_for)
         outcome = stats_outcome(result, record.human_mark)
         if outcome is not None:
             self.score[game.mode][outcome] += 1

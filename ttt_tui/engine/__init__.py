@@ -9,6 +9,7 @@ from ttt_tui.engine.board import (
     Status,
     cells_of,
     coordinate,
+    mover_of,
 )
 from ttt_tui.engine.search import (
     Analysis,
@@ -40,4 +41,5 @@ __all__ = [
     "cells_of",
     "choose_move",
     "coordinate",
+    "mover_of",
 ]

@@ -37,6 +37,11 @@ class Player(enum.Enum):
         return Player.O if self is Player.X else Player.X
 
 
+def mover_of(ply: int) -> Player:
+    """The side that makes the move with this 0-based index: X moves first."""
+    return Player.X if ply % 2 == 0 else Player.O
+
+
 class Status(enum.Enum):
     """Where a game stands."""
 

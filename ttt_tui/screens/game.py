@@ -24,11 +24,11 @@ from ttt_tui.engine import (
     analyze,
     choose_move,
 )
-from ttt_tui.game import Mode
 from ttt_tui.messages import AIMoved, AnalysisReady
 from ttt_tui.screens.notices import show_store_notices
 from ttt_tui.screens.unselectable import Unselectable
 from ttt_tui.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session
+from ttt_tui.settings import Mode
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.sidebar import Sidebar

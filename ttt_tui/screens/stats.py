@@ -11,18 +11,17 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Static
 
 from ttt_tui.engine import Difficulty
-from ttt_tui.game import Mode
+from ttt_tui.results import MODE_LABELS, OUTCOME_LABELS, StatsOutcome
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.dialog import Dialog
 from ttt_tui.screens.notices import show_store_notices
 from ttt_tui.storage import StatsRow, Store
 
-OUTCOME_COLUMNS = ("win", "draw", "loss", "x_won", "o_won")
+OUTCOME_COLUMNS = tuple(StatsOutcome)
 """Outcomes in column order; a mode counts only some of them."""
-COLUMNS = ("Mode", "Difficulty", "Games", "Wins", "Draws", "Losses", "X wins", "O wins")
-SHORT_COLUMNS = ("Mode", "Level", "Games", "W", "D", "L", "X", "O")
+COLUMNS = ("Mode", "Difficulty", "Games", *(OUTCOME_LABELS[o].long for o in OUTCOME_COLUMNS))
+SHORT_COLUMNS = ("Mode", "Level", "Games", *(OUTCOME_LABELS[o].short for o in OUTCOME_COLUMNS))
 """The headings when the full ones do not fit (`WIDE_ENOUGH`); the screen's foot explains them."""
-SHORT_MODES = {Mode.HUMAN_VS_AI: "vs AI", Mode.TWO_PLAYERS: "2P", Mode.AI_VS_AI: "AI-AI"}
 SHORT_LEVELS = {Difficulty.EASY: "Easy", Difficulty.MEDIUM: "Med", Difficulty.HARD: "Hard"}
 WIDE_ENOUGH = 80
 """Narrowest screen on which the table fits with its full headings and labels."""
@@ -128,7 +127,8 @@ class StatsScreen(Dialog[None]):
             if row.mixed:
                 difficulty = "Mixed"
             counts = dict(row.counts)
-            cells = [SHORT_MODES[row.mode] if short else row.mode.label, difficulty, str(row.total)]
+            mode = MODE_LABELS[row.mode]
+            cells = [mode.short if short else mode.long, difficulty, str(row.total)]
             cells += [str(counts[o]) if o in counts else "-" for o in OUTCOME_COLUMNS]
             table.add_row(*cells, key=row.key)
 

@@ -12,8 +12,9 @@ from textual.reactive import reactive
 from textual.widgets import Button, Checkbox, Label, Static
 
 from ttt_tui.engine import Difficulty, Player
-from ttt_tui.game import Mode
+from ttt_tui.results import MODE_LABELS
 from ttt_tui.session import View
+from ttt_tui.settings import Mode
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.score import Score
@@ -21,11 +22,7 @@ from ttt_tui.widgets.status import StatusLine
 
 DIFFICULTY_OPTIONS = [(d, d.value.capitalize()) for d in Difficulty]
 MARK_OPTIONS = [(Player.X, "X (first)", "X"), (Player.O, "O (second)", "O")]
-MODE_OPTIONS = [
-    (Mode.HUMAN_VS_AI, "You vs AI", "vs AI"),
-    (Mode.TWO_PLAYERS, "2 players", "2P"),
-    (Mode.AI_VS_AI, "AI vs AI", "AI-AI"),
-]
+MODE_OPTIONS = [(mode, *MODE_LABELS[mode]) for mode in Mode]
 
 
 class SidebarButton(Button):

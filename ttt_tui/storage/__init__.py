@@ -1,0 +1,99 @@
+"""Settings, all-time stats and game records on disk. No UI imports.
+
+Three files live in the data directory (`default_data_dir`):
+
+``settings.json``
+    The choices kept between runs (`Settings`).
+``stats.json``
+    All-time counts by mode and difficulty (`Stats`).
+``games.jsonl``
+    One JSON object a line for every finished or abandoned game (`GameRecord`),
+    and a ``{"version": 1, "stats_reset": TIME}`` line where the stats were
+    reset (`Store.reset_stats`).
+
+Three modules, each importing only the ones before it:
+
+`ttt_tui.storage.files`
+    Plain file I/O: atomic writes, durable renames, leftover temp files.
+`ttt_tui.storage.model`
+    Game records, stats and stats keys, and their JSON (pure).
+`ttt_tui.storage.store`
+    The `Store`: where the files are, what to do when one is damaged, and the
+    notices that say so.
+
+The settings and their JSON live below the storage, in `ttt_tui.settings`,
+and the results and outcomes counted in `ttt_tui.results`; nothing here
+imports the game, the screens or the widgets.
+
+Nothing is lost:
+
+- Every write is atomic: the new content goes to a temporary file in the same
+  directory (``.NAME.<pid>.<token>.tmp``), which is flushed, fsynced and then
+  renamed over the old file with `os.replace`; the directory is fsynced after
+  the rename where the platform allows. A kill at any moment leaves either the
+  old file or the new one, plus at worst a temporary file, which the next
+  `Store` removes once the process that wrote it is gone.
+- ``games.jsonl`` is append-only in meaning but rewritten atomically: each
+  new game reads the existing file, checks every line, and writes old lines
+  plus the new one through the same temp-and-rename path. A plain append
+  could leave a torn last line after a kill, a full disk (a short write) or a
+  power cut; the rewrite never does. Game files are small (about 250 bytes a
+  game, so 10,000 games is 2.5 MB), which keeps the rewrite cheap.
+- A file that cannot be read as what it should be (bad JSON, a truncated or
+  empty file, a wrong type, an unknown value) is renamed to
+  ``NAME.corrupt-<UTC timestamp>``, with a notice for the user naming what
+  was wrong; the other files are untouched. What can be saved is: for
+  ``settings.json`` whose top level is a good object, every good field is kept
+  and only the bad ones fall back to their defaults; for ``games.jsonl`` the
+  readable lines are kept in the new file; ``stats.json`` is rebuilt from the
+  games in ``games.jsonl`` recorded since the last reset (counted as live).
+- A file whose ``version`` is newer than `FORMAT_VERSION` was written by a
+  newer ttt-tui: it is neither moved nor overwritten, the app uses defaults for
+  it, and saving to that file stays off for the session.
+- If the directory cannot be created, read or written (permission denied, a
+  regular file in its place, a full disk), everything keeps working in memory
+  and the user gets one notice that saving is off. No public method of
+  `Store` raises for an I/O problem.
+
+A `Store` is meant for one thread (the UI's). Two ttt-tui processes sharing a
+directory never corrupt a file, but a game finished in one while the other
+writes may be missed by the other's next stats update.
+"""
+
+from ttt_tui.jsonfields import FORMAT_VERSION
+from ttt_tui.storage.model import (
+    MIXED,
+    GameRecord,
+    Mixed,
+    Stats,
+    StatsRow,
+    side_level,
+    stats_entry,
+    stats_key,
+)
+from ttt_tui.storage.store import (
+    DATA_DIR_ENV,
+    GAMES_FILE,
+    SETTINGS_FILE,
+    STATS_FILE,
+    Store,
+    default_data_dir,
+)
+
+__all__ = [
+    "DATA_DIR_ENV",
+    "FORMAT_VERSION",
+    "GAMES_FILE",
+    "MIXED",
+    "SETTINGS_FILE",
+    "STATS_FILE",
+    "GameRecord",
+    "Mixed",
+    "Stats",
+    "StatsRow",
+    "Store",
+    "default_data_dir",
+    "side_level",
+    "stats_entry",
+    "stats_key",
+]

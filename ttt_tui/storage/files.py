@@ -1,0 +1,108 @@
+"""Plain file I/O for the store: atomic writes, durable renames, leftover temp files.
+
+Nothing here knows what the files hold: it moves bytes, and raises `OSError`
+as the system does. The store decides what a failure means for the user.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import secrets
+import time
+from collections.abc import Collection
+from pathlib import Path
+
+STALE_TEMP_SECONDS = 3600.0
+"""Age after which a temp file is removed even if its writer's pid looks alive."""
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make a rename in ``directory`` durable where the platform lets us open a directory."""
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # Some file systems cannot fsync a directory; the rename still happened.
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so that a kill at any moment leaves old or new.
+
+    The data goes to a temporary file beside it (``.NAME.<pid>.<token>.tmp``),
+    which is flushed, fsynced and renamed over ``path``; then the directory is
+    fsynced. Raises `OSError` as the system does, removing the temporary file where it
+    can.
+    """
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    fd = os.open(temp, flags, 0o644)
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    fsync_directory(path.parent)
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    if os.name != "posix":
+        # os.kill would terminate the process on Windows; rely on the age check.
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # It exists but belongs to someone else.
+    return True
+
+
+def remove_stale_temp_files(directory: Path, names: Collection[str]) -> None:
+    """Delete temp files of ``names`` that `write_atomic` left when its writer was killed.
+
+    A temp file goes once the process that wrote it is gone, or once it is older
+    than `STALE_TEMP_SECONDS`. Nothing else is touched, and nothing is raised.
+    """
+    pattern = re.compile(
+        r"^\.(?P<name>" + "|".join(re.escape(name) for name in names) + r")"
+        r"\.(?P<pid>\d+)\.[0-9a-f]+\.tmp$"
+    )
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return  # Reading and writing will report the problem if it matters.
+    now = time.time()
+    for entry in entries:
+        match = pattern.match(entry.name)
+        if match is None:
+            continue
+        try:
+            stale = now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS
+            if stale or not _pid_alive(int(match["pid"])):
+                os.unlink(entry.path)
+        except OSError:
+            continue

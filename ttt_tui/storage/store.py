@@ -1,0 +1,381 @@
+"""The `Store`: settings, stats and game records in one directory, with nothing lost.
+
+It knows where the files are (`default_data_dir`), reads them through the
+model (`ttt_tui.storage.model`, `ttt_tui.settings`) and writes them through
+`ttt_tui.storage.files`; what goes wrong becomes a notice for the user, never
+an exception. It sets damaged files aside, repairs what can be repaired, and
+rebuilds the stats from the game records.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_data_dir
+
+from ttt_tui.jsonfields import InvalidData, NewerFormat, decode, json_bytes, parse_object
+from ttt_tui.settings import Settings
+from ttt_tui.storage.files import fsync_directory, remove_stale_temp_files, write_atomic
+from ttt_tui.storage.model import GameRecord, Stats, parse_games_line, reset_line, stats_entry
+
+APP_NAME = "ttt-tui"
+"""The name of the data directory that platformdirs picks."""
+
+DATA_DIR_ENV = "TTT_TUI_DATA_DIR"
+"""Environment variable that, when set and not empty, replaces the data directory."""
+
+SETTINGS_FILE = "settings.json"
+"""File name of the settings."""
+STATS_FILE = "stats.json"
+"""File name of the all-time stats."""
+GAMES_FILE = "games.jsonl"
+"""File name of the game records, one JSON object a line."""
+
+_DATA_FILES = (SETTINGS_FILE, STATS_FILE, GAMES_FILE)
+
+
+def default_data_dir() -> Path:
+    """Where ttt-tui keeps its files: `DATA_DIR_ENV` if set, else the platform's place."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override).expanduser()
+    return Path(user_data_dir(APP_NAME, appauthor=False))
+
+
+def _utcnow() -> datetime:
+    """The current time in UTC; tests replace it to force name clashes."""
+    return datetime.now(UTC)
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc) or type(exc).__name__
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+@dataclass(slots=True)
+class _GamesFile:
+    """What `Store._read_games` found: the good lines, as text and as records."""
+
+    lines: list[str]
+    """Every good line, reset markers included, in file order."""
+    records: list[GameRecord]
+    """The games, in file order."""
+    since_reset: int = 0
+    """How many of `records` came before the last stats reset (all later ones count)."""
+    reset_at: datetime | None = None
+    """When the stats were last reset, if ever."""
+
+
+class Store:
+    """Settings, stats and game records in one directory, with nothing ever lost.
+
+    ``directory`` defaults to `default_data_dir`. With ``enabled=False``
+    (``--no-save``) the store reads and writes nothing and keeps everything in
+    memory. Messages for the user collect until `take_notices`.
+    """
+
+    def __init__(self, directory: Path | None = None, *, enabled: bool = True) -> None:
+        self.directory: Path | None = None
+        """The data directory, or None when saving is disabled."""
+        self.saving = False
+        """Whether changes reach the disk; False when disabled or after a failure."""
+        self._notices: list[str] = []
+        self._frozen: set[str] = set()
+        self._settings = Settings()
+        self._stats = Stats()
+        self._games: list[GameRecord] = []
+        if not enabled:
+            return
+        self.directory = default_data_dir() if directory is None else directory
+        self.saving = True
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self._fail("create", self.directory, exc)
+            return
+        remove_stale_temp_files(self.directory, _DATA_FILES)
+
+    # Public API -----------------------------------------------------------
+
+    def take_notices(self) -> list[str]:
+        """The user-facing notices since the last call, oldest first; clears them."""
+        notices, self._notices = self._notices, []
+        return notices
+
+    def load_settings(self, themes: Collection[str] | None = None) -> Settings:
+        """The saved settings, or defaults if there are none or they cannot be used.
+
+        A file that is not a JSON object is set aside whole. In a good object
+        each bad field falls back to its default and the others are kept: the
+        file is set aside, the good settings written in its place, and the
+        notice names every bad field. With ``themes`` (the app's theme names)
+        a theme not among them is a bad field too.
+        """
+        data = self._read_json(SETTINGS_FILE)
+        if data is not None:
+            settings, problems = Settings.read(data, themes)
+            self._settings = settings
+            if problems:
+                self._repair_settings(problems)
+        return self._settings
+
+    def save_settings(self, settings: Settings) -> None:
+        """Keep ``settings`` for this session and, if saving, on disk."""
+        self._settings = settings
+        self._write_json(SETTINGS_FILE, settings.to_json())
+
+    def load_stats(self) -> Stats:
+        """The all-time stats.
+
+        A damaged file is set aside and the counts are rebuilt from the games
+        in ``games.jsonl`` since the last reset, and saved; if that file cannot
+        be read either, this session's counts are used.
+        """
+        data = self._read_json(STATS_FILE, damaged=self._rebuild_stats)
+        if data is not None:
+            try:
+                self._stats = Stats.from_json(data)
+            except ValueError as exc:
+                self._rebuild_stats(str(exc))
+        return self._stats
+
+    def record_game(
+        self, record: GameRecord, stats_key: str | None = None, outcome: str | None = None
+    ) -> None:
+        """Append ``record`` to the games and, unless it was abandoned, count it in the stats.
+
+        The stats key and outcome default to `stats_entry` of the record; pass
+        them only to count the game elsewhere. Raises `ValueError` only for a
+        malformed key or outcome.
+        """
+        entry = stats_entry(record)
+        stats = None
+        if entry is not None:
+            # Re-read so that games finished in another ttt-tui since are kept.
+            stats = self.load_stats().record(stats_key or entry[0], outcome or entry[1])
+        self._append_game(record)
+        if stats is not None:
+            self._stats = stats
+            self._write_json(STATS_FILE, stats.to_json())
+
+    def reset_stats(self) -> None:
+        """Set every count to zero. Game records are kept.
+
+        If games were recorded since the last reset, a ``stats_reset`` line is
+        added to ``games.jsonl``: counts rebuilt from that file (after damage to
+        ``stats.json``, which would take a mark kept there with it) start after
+        the line, so reset counts never come back.
+        """
+        self._stats = Stats()
+        self._write_json(STATS_FILE, self._stats.to_json())
+        found = self._read_games()
+        if found is not None and found.records[found.since_reset :]:
+            self._write_games([*found.lines, reset_line(_utcnow())])
+
+    def load_games(self) -> list[GameRecord]:
+        """Every recorded game, oldest first (this session's only if the file is unusable)."""
+        found = self._read_games()
+        if found is not None:
+            self._games = found.records
+        return list(self._games)
+
+    # Reading --------------------------------------------------------------
+
+    def _path(self, name: str) -> Path | None:
+        """The file's path if it may be read and written now, else None."""
+        if not self.saving or self.directory is None or name in self._frozen:
+            return None
+        return self.directory / name
+
+    def _read_bytes(self, name: str) -> bytes | None:
+        """The file's content; None if it is absent or not to be read now."""
+        path = self._path(name)
+        if path is None:
+            return None
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            # Never write over what we could not read.
+            self._fail("read", path, exc)
+            return None
+
+    def _read_json(
+        self, name: str, damaged: Callable[[str], None] | None = None
+    ) -> dict[str, Any] | None:
+        """The file's object, or None if there is none to use.
+
+        A damaged file is handed to ``damaged`` with the reason; by default it
+        is set aside and the defaults used.
+        """
+        raw = self._read_bytes(name)
+        if raw is None:
+            return None
+        try:
+            return parse_object(decode(raw))
+        except NewerFormat as newer:
+            self._freeze(name, newer.version)
+        except InvalidData as exc:
+            if damaged is None:
+                self._set_aside(name, str(exc))
+            else:
+                damaged(str(exc))
+        return None
+
+    def _read_games(self) -> _GamesFile | None:
+        """The good lines of ``games.jsonl``, setting a damaged file aside first."""
+        raw = self._read_bytes(GAMES_FILE)
+        if raw is None:
+            return None if self._path(GAMES_FILE) is None else _GamesFile([], [])
+        found = _GamesFile([], [])
+        bad: list[str] = []
+        for number, raw_line in enumerate(raw.split(b"\n"), start=1):
+            if not raw_line.strip():
+                continue
+            try:
+                line = decode(raw_line).strip()
+                entry = parse_games_line(line)
+                if isinstance(entry, GameRecord):
+                    found.records.append(entry)
+                else:
+                    found.reset_at = entry
+                    found.since_reset = len(found.records)
+                found.lines.append(line)
+            except NewerFormat as newer:
+                self._freeze(GAMES_FILE, newer.version)
+                return None
+            except ValueError as exc:
+                bad.append(f"line {number}: {exc}")
+        if bad:
+            aside = self._move_aside(GAMES_FILE)
+            if aside is None:
+                return None
+            kept = len(found.records)
+            self._notices.append(
+                f"{GAMES_FILE} had {len(bad)} unreadable line{'s' if len(bad) > 1 else ''}"
+                f" ({bad[0]}); moved it to {aside} and kept the {kept} readable"
+                f" game{'' if kept == 1 else 's'}."
+            )
+            if not self._write_games(found.lines):
+                return None
+        return found
+
+    # Writing --------------------------------------------------------------
+
+    def _write_json(self, name: str, data: Mapping[str, Any]) -> bool:
+        path = self._path(name)
+        if path is None:
+            return False
+        try:
+            write_atomic(path, json_bytes(data))
+        except OSError as exc:
+            self._fail("write", path, exc)
+            return False
+        return True
+
+    def _write_games(self, lines: Iterable[str]) -> bool:
+        path = self._path(GAMES_FILE)
+        if path is None:
+            return False
+        try:
+            write_atomic(path, "".join(line + "\n" for line in lines).encode("utf-8"))
+        except OSError as exc:
+            self._fail("write", path, exc)
+            return False
+        return True
+
+    def _append_game(self, record: GameRecord) -> None:
+        found = self._read_games()
+        if found is None:
+            self._games.append(record)
+            return
+        self._games = [*found.records, record]
+        self._write_games([*found.lines, record.to_json()])
+
+    # Trouble --------------------------------------------------------------
+
+    def _fail(self, action: str, path: Path, exc: OSError) -> None:
+        """Turn saving off, telling the user the first time only."""
+        if not self.saving:
+            return
+        self.saving = False
+        self._notices.append(
+            f"Could not {action} {path} ({_reason(exc)}). Saving is off for this session;"
+            " settings, stats and games are kept in memory until you quit."
+        )
+
+    def _freeze(self, name: str, version: int) -> None:
+        self._frozen.add(name)
+        self._notices.append(
+            f"{name} was written by a newer ttt-tui (format version {version}); left it"
+            " untouched and will not save to it this session, using defaults instead."
+        )
+
+    def _move_aside(self, name: str) -> str | None:
+        """Rename a damaged file to a fresh ``NAME.corrupt-<timestamp>``; its new name."""
+        assert self.directory is not None
+        stamp = _utcnow().strftime("%Y%m%dT%H%M%SZ")
+        aside = f"{name}.corrupt-{stamp}"
+        serial = 1
+        while (self.directory / aside).exists():
+            serial += 1
+            aside = f"{name}.corrupt-{stamp}-{serial}"
+        try:
+            os.replace(self.directory / name, self.directory / aside)
+        except OSError as exc:
+            self._fail("move aside", self.directory / name, exc)
+            return None
+        fsync_directory(self.directory)
+        return aside
+
+    def _set_aside(self, name: str, reason: str) -> None:
+        aside = self._move_aside(name)
+        if aside is not None:
+            self._notices.append(
+                f"{name} was unreadable ({reason}); moved it to {aside} and started with defaults."
+            )
+
+    def _repair_settings(self, problems: list[str]) -> None:
+        """Keep the good fields of a settings file with bad ones, and say which were bad."""
+        fields = [problem.partition(":")[0] for problem in problems]
+        named = ", ".join(fields[:-1]) + " and " + fields[-1] if len(fields) > 1 else fields[0]
+        aside = self._move_aside(SETTINGS_FILE)
+        moved = "" if aside is None else f"moved it to {aside}, "
+        self._notices.append(
+            f"{SETTINGS_FILE} had {_plural(len(problems), 'bad value')}"
+            f" ({'; '.join(problems)}); {moved}kept the other settings and used the"
+            f" default{'' if len(fields) == 1 else 's'} for {named}."
+        )
+        if aside is not None:
+            self._write_json(SETTINGS_FILE, self._settings.to_json())
+
+    def _rebuild_stats(self, reason: str) -> None:
+        """Set a damaged stats file aside and count the games again, saying so."""
+        aside = self._move_aside(STATS_FILE)
+        if aside is None:
+            return
+        found = self._read_games()
+        if found is None or (found.reset_at is None and not found.records):
+            self._notices.append(
+                f"{STATS_FILE} was unreadable ({reason}); moved it to {aside} and started"
+                " with defaults."
+            )
+            return
+        self._games = found.records
+        self._stats = Stats.from_records(found.records[found.since_reset :])
+        counted = sum(row.total for row in self._stats.rows())
+        since = "" if found.reset_at is None else " since the stats were last reset"
+        self._notices.append(
+            f"{STATS_FILE} was unreadable ({reason}); moved it to {aside} and rebuilt the"
+            f" counts from the {_plural(counted, 'game')} in {GAMES_FILE}{since}."
+        )
+        self._write_json(STATS_FILE, self._stats.to_json())
