@@ -67,11 +67,8 @@ class BoardView(Widget, can_focus=True):
             super().__init__()
 
     def compose(self) -> ComposeResult:
-        for index in range(self.state.board.size):
-            yield Cell(index, id=f"cell-{index}")
-
-    def on_mount(self) -> None:
-        self._show()
+        for index, look in enumerate(self._looks()):
+            yield Cell(index, look, id=f"cell-{index}")
 
     def watch_state(self) -> None:
         self._show()
@@ -80,12 +77,16 @@ class BoardView(Widget, can_focus=True):
         self._show()
 
     def _show(self) -> None:
+        for cell, look in zip(self.query(Cell), self._looks(), strict=False):
+            cell.look = look
+
+    def _looks(self) -> list[CellLook]:
+        """What each square should show, in cell order."""
         state = self.state
         board = state.board
         winning = set(cells_of(board.winning_cells()))
-        for cell in self.query(Cell):
-            index = cell.index
-            cell.look = CellLook(
+        return [
+            CellLook(
                 mark=board[index],
                 last=index == state.last_move,
                 verdict=state.verdicts.get(index),
@@ -94,6 +95,8 @@ class BoardView(Widget, can_focus=True):
                 win=index in winning,
                 lost=index in winning and state.line_lost,
             )
+            for index in range(board.size)
+        ]
 
     def on_cell_selected(self, message: Cell.Selected) -> None:
         message.stop()

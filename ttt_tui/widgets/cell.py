@@ -49,6 +49,15 @@ class CellLook:
     """Whether the winning line through it is the person's loss."""
 
 
+LOOK_CLASSES = frozenset({"-hint", "-cursor", "-win", "-lost"})
+"""The classes a square's look sets, for its background."""
+
+
+def _classes(look: CellLook) -> frozenset[str]:
+    flags = {"-hint": look.hint, "-cursor": look.cursor, "-win": look.win, "-lost": look.lost}
+    return frozenset(name for name, on in flags.items() if on)
+
+
 class Cell(Widget):
     """A square that shows its mark and reports clicks."""
 
@@ -130,16 +139,15 @@ class Cell(Widget):
             """The square's cell index, 0-based in reading order."""
             super().__init__()
 
-    def __init__(self, index: int, *, id: str | None = None) -> None:  # noqa: A002
-        super().__init__(id=id)
+    def __init__(self, index: int, look: CellLook, *, id: str | None = None) -> None:  # noqa: A002
+        # The look's classes from the start: adding them once mounted restyles the square.
+        super().__init__(id=id, classes=" ".join(_classes(look)))
         self.index = index
         """This square's cell index, 0-based in reading order."""
+        self.set_reactive(Cell.look, look)
 
     def watch_look(self, look: CellLook) -> None:
-        self.set_class(look.hint, "-hint")
-        self.set_class(look.cursor, "-cursor")
-        self.set_class(look.win, "-win")
-        self.set_class(look.lost, "-lost")
+        self.set_classes(_classes(look) | (self.classes - LOOK_CLASSES))
 
     def render(self) -> Text:
         """The mark drawn to the square's size, or its number and verdict."""

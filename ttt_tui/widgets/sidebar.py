@@ -138,7 +138,10 @@ class Sidebar(VerticalScroll, can_focus=False):
         """The person pressed "New game"."""
 
     def __init__(self, view: View) -> None:
-        super().__init__(id="sidebar")
+        # The mode's class from the start: adding it once mounted would restyle
+        # every control in the sidebar.
+        self._mode_class = f"-{view.mode.value}"
+        super().__init__(id="sidebar", classes=self._mode_class)
         self.set_reactive(Sidebar.view, view)
         settings = view.settings
         self._status = StatusLine(id="status")
@@ -185,7 +188,6 @@ class Sidebar(VerticalScroll, can_focus=False):
             compact=True,
             tooltip="Swap sides at each new game",
         )
-        self._mode_class = ""
         self._hints_used_text = ""
 
     def compose(self) -> ComposeResult:
@@ -220,8 +222,7 @@ class Sidebar(VerticalScroll, can_focus=False):
             return
         mode_class = f"-{view.mode.value}"
         if mode_class != self._mode_class:
-            if self._mode_class:
-                self.remove_class(self._mode_class)
+            self.remove_class(self._mode_class)
             self.add_class(mode_class)
             self._mode_class = mode_class
         status = view.status
