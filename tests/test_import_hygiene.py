@@ -98,6 +98,7 @@ ABOVE_STORAGE = ("ttt_tui.game", "ttt_tui.screens", "ttt_tui.widgets", "ttt_tui.
         ("ttt_tui.storage", ABOVE_STORAGE),
         ("ttt_tui.settings", (*ABOVE_STORAGE, "ttt_tui.storage", "ttt_tui.results")),
         ("ttt_tui.results", (*ABOVE_STORAGE, "ttt_tui.storage")),
+        ("ttt_tui.session", ("ttt_tui.screens", "ttt_tui.widgets", "ttt_tui.app")),
     ],
 )
 def test_lower_layers_load_nothing_above_them(module: str, above: tuple[str, ...]) -> None:
@@ -151,6 +152,13 @@ ALLOWED_IMPORTS = {
         "ttt_tui.storage.store",
     ),
     "game.py": ("ttt_tui.engine", "ttt_tui.results", "ttt_tui.settings", "ttt_tui.storage"),
+    "session.py": (
+        "ttt_tui.engine",
+        "ttt_tui.game",
+        "ttt_tui.results",
+        "ttt_tui.settings",
+        "ttt_tui.storage",
+    ),
 }
 """The only ttt_tui modules (and what lies inside them) each lower module may import,
 in the order of the layers: each may import only what comes before it."""
