@@ -38,7 +38,7 @@ import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, suppress
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -1195,7 +1195,8 @@ async def test_the_checks_catch_a_status_line_that_disagrees(
     fuzz_env: pytest.MonkeyPatch,
 ) -> None:
     async with running(fuzz_env) as fuzzer:
-        fuzzer.screen.query_one("#status", StatusLine).message = "AI wins"
+        line = fuzzer.screen.query_one("#status", StatusLine)
+        line.status = replace(line.status, message="AI wins")
         assert any("the status line says 'AI wins'" in p for p in fuzzer.problems())
 
 

@@ -53,9 +53,10 @@ class BoardView(Widget, can_focus=True):
         Binding("enter,space", "play_cursor", "Play", show=False, tooltip="play at the cursor"),
     ]
 
-    state: reactive[BoardState] = reactive(EMPTY)
+    # Neither repaints the board itself: the cells whose look changes redraw.
+    state: reactive[BoardState] = reactive(EMPTY, repaint=False)
     """The position and what to mark on it."""
-    cursor: reactive[CellIndex] = reactive(4)
+    cursor: reactive[CellIndex] = reactive(4, repaint=False)
     """The cell under the keyboard cursor."""
 
     class CellChosen(Message):

@@ -43,7 +43,7 @@ class History(VerticalScroll, can_focus=False):
         "history--empty",
     }
 
-    record: reactive[tuple[tuple[Cell, ...], tuple[Cell, ...]]] = reactive(((), ()))
+    record: reactive[tuple[tuple[Cell, ...], tuple[Cell, ...]]] = reactive(((), ()), repaint=False)
     """The moves played, in order, and the moves taken back that redo would
     replay, in the order they would come."""
 

@@ -94,8 +94,8 @@ class Sidebar(VerticalScroll, can_focus=False):
     }
     """
 
-    view: reactive[View | None] = reactive(None)
-    """What to show."""
+    view: reactive[View | None] = reactive(None, repaint=False)
+    """What to show; the parts that change redraw themselves."""
 
     class ModeChosen(Message):
         """The person picked who plays each side."""
@@ -225,13 +225,7 @@ class Sidebar(VerticalScroll, can_focus=False):
             self.remove_class(self._mode_class)
             self.add_class(mode_class)
             self._mode_class = mode_class
-        status = view.status
-        self._status.message = status.message
-        self._status.detail = status.detail
-        self._status.thinking = status.thinking
-        self._status.set_class(status.won, "-won")
-        self._status.set_class(status.lost, "-lost")
-        self._status.set_class(status.drawn, "-drawn")
+        self._status.status = view.status
         self._score.counts = view.score
         hints_used = f"Hints this game: {view.hints_used}"
         if hints_used != self._hints_used_text:

@@ -7,12 +7,17 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
 
+from ttt_tui.session import StatusView
+
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 """Frames of the thinking spinner."""
 
+QUIET = StatusView("", "", thinking=False, won=False, lost=False, drawn=False)
+"""Nothing to say yet."""
+
 
 class StatusLine(Widget):
-    """One line of status; animates a spinner while `thinking` is set."""
+    """One line of status, and what to do next; a spinner turns while the computer thinks."""
 
     DEFAULT_CSS = """
     StatusLine {
@@ -24,7 +29,6 @@ class StatusLine(Widget):
     StatusLine.-won { color: $text-success; }
     StatusLine.-lost { color: $text-error; }
     StatusLine.-drawn { color: $text-warning; }
-    StatusLine.-notice { color: $text-warning; }
     StatusLine > .status--detail {
         color: $text;
         text-style: not bold;
@@ -33,30 +37,49 @@ class StatusLine(Widget):
 
     COMPONENT_CLASSES = {"status--detail"}
 
-    message: reactive[str] = reactive("", layout=True)
-    """What to say."""
-    detail: reactive[str] = reactive("", layout=True)
-    """Lines under the message, in a plainer style: what to do next."""
-    thinking: reactive[bool] = reactive(False)
-    """Whether to show the spinner before the message."""
+    status: reactive[StatusView] = reactive(QUIET, repaint=False)
+    """What to say, what to do next, whether the computer is thinking, and the result."""
 
     _frame = 0
     _timer: Timer | None = None
 
-    def watch_thinking(self, thinking: bool) -> None:
-        if thinking and self._timer is None:
+    @property
+    def message(self) -> str:
+        """What the line says."""
+        return self.status.message
+
+    @property
+    def detail(self) -> str:
+        """The lines under the message, in a plainer style: what to do next."""
+        return self.status.detail
+
+    @property
+    def thinking(self) -> bool:
+        """Whether the spinner turns before the message."""
+        return self.status.thinking
+
+    def watch_status(self, old: StatusView, new: StatusView) -> None:
+        self.set_class(new.won, "-won")
+        self.set_class(new.lost, "-lost")
+        self.set_class(new.drawn, "-drawn")
+        if new.thinking and self._timer is None:
             self._frame = 0
             self._timer = self.set_interval(0.08, self._advance)
-        elif not thinking and self._timer is not None:
+        elif not new.thinking and self._timer is not None:
             self._timer.stop()
             self._timer = None
+        # New words may take another number of lines, moving what is below.
+        self.refresh(layout=(old.message, old.detail) != (new.message, new.detail))
 
     def _advance(self) -> None:
         self._frame = (self._frame + 1) % len(SPINNER)
         self.refresh()
 
     def render(self) -> Text:
-        text = Text(f"{SPINNER[self._frame]} {self.message}" if self.thinking else self.message)
-        if self.detail:
-            text.append("\n" + self.detail, style=self.get_component_rich_style("status--detail"))
+        status = self.status
+        text = Text(
+            f"{SPINNER[self._frame]} {status.message}" if status.thinking else status.message
+        )
+        if status.detail:
+            text.append("\n" + status.detail, style=self.get_component_rich_style("status--detail"))
         return text
