@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from ttt_tui import bench
+from ttt_tui.devtools import bench
 from ttt_tui.engine import Board, Status, analyze
 
 
@@ -84,7 +84,7 @@ def test_format_ratio(baseline: float, seconds: float, text: str) -> None:
 
 def test_bench_imports_no_ui() -> None:
     code = (
-        "import sys, ttt_tui.bench; "
+        "import sys, ttt_tui.devtools.bench; "
         "print(sorted(m for m in ('textual', 'rich') if m in sys.modules))"
     )
     out = subprocess.run(

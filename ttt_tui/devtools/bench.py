@@ -1,6 +1,6 @@
 """Benchmark the engine against the naive minimax of the tutorials, in one run.
 
-``python -m ttt_tui.bench`` times, on this machine and in this run:
+``python -m ttt_tui.devtools.bench`` times, on this machine and in this run:
 
 - the baseline: the plain recursive minimax of the classic tutorial articles
   (no memo, no pruning) choosing the first move on an empty 3x3 board;
@@ -185,7 +185,7 @@ def time_naive(runs: int) -> tuple[list[Seconds], NaiveResult]:
 
 def _child_env() -> dict[str, str]:
     # The child must import this checkout even if the package is not installed.
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(__file__).resolve().parents[2])
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     return env
@@ -302,9 +302,9 @@ def _plural(count: int, one: str, many: str | None = None) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser for ``python -m ttt_tui.bench``."""
+    """The parser for ``python -m ttt_tui.devtools.bench``."""
     parser = argparse.ArgumentParser(
-        prog="python -m ttt_tui.bench",
+        prog="python -m ttt_tui.devtools.bench",
         description=(
             "Time the engine against the tutorials' naive minimax in the same run"
             " and print medians with ratios."
