@@ -10,6 +10,8 @@
 
 Every figure is a median over repeated runs and is quoted as a ratio to the
 baseline measured alongside it. Pure Python: no Textual, no Rich.
+
+``--ui`` runs the interface benchmark instead (`ttt_tui.devtools.uibench`).
 """
 
 from __future__ import annotations
@@ -297,7 +299,8 @@ def render_table(naive: Seconds, rows: Sequence[Figure]) -> str:
     return "\n".join([line(header), rule, *(line(r) for r in body)])
 
 
-def _plural(count: int, one: str, many: str | None = None) -> str:
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """``1 run``, ``2 runs``; ``many`` for an irregular plural."""
     return f"{count} {one if count == 1 else many or one + 's'}"
 
 
@@ -324,13 +327,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="runs of the naive search (default: 5, or 1 with --quick)",
     )
     parser.add_argument("--quick", action="store_true", help="fewer and shorter runs, for tests")
+    parser.add_argument(
+        "--ui",
+        action="store_true",
+        help="time the app's interface against a bare Textual app instead;"
+        " --ui --help lists its options",
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the benchmark and print the table; returns the exit status."""
+    """Run the benchmark and print the table; returns the exit status.
+
+    With ``--ui``, the rest of the arguments go to `ttt_tui.devtools.uibench`.
+    """
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if "--ui" in args_list:
+        from ttt_tui.devtools import uibench
+
+        args_list.remove("--ui")
+        return uibench.main(args_list)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_list)
     repeat: int = args.repeat if args.repeat is not None else 3 if args.quick else 15
     naive_runs: int = args.naive_runs if args.naive_runs is not None else 1 if args.quick else 5
     if repeat < 1 or naive_runs < 1:
@@ -363,24 +381,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     rows = [
-        Figure(
-            "naive minimax, first move on empty board", naive_median, _plural(naive_runs, "run")
-        ),
+        Figure("naive minimax, first move on empty board", naive_median, plural(naive_runs, "run")),
         Figure(
             "cold analyze(empty), fresh process",
             statistics.median(a for _, a in cold),
-            _plural(repeat, "process", "processes"),
+            plural(repeat, "process", "processes"),
         ),
         Figure(
             "cold import ttt_tui.engine, fresh process",
             statistics.median(i for i, _ in cold),
-            _plural(repeat, "process", "processes"),
+            plural(repeat, "process", "processes"),
             compare=False,
         ),
         Figure(
             "cold import + analyze(empty), fresh process",
             statistics.median(i + a for i, a in cold),
-            _plural(repeat, "process", "processes"),
+            plural(repeat, "process", "processes"),
         ),
         Figure(
             "warm analyze(empty), memo populated",
