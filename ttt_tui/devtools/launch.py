@@ -94,7 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the named app with the rest of the arguments; returns its exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] not in APPS:
-        print(f"usage: python -m ttt_tui.devtools.launch {{{','.join(APPS)}}} [ARGS...]")
+        apps = ",".join(APPS)
+        print(f"usage: python -m ttt_tui.devtools.launch {{{apps}}} [ARGS...]", file=sys.stderr)
         return 2
     renders = os.environ.get(RENDERS_ENV)
     if renders:

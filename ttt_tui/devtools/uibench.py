@@ -153,9 +153,12 @@ DROPPED_ENV = (
     "JUPYTER_COLUMNS",
     "JUPYTER_LINES",
     "ESCDELAY",
+    "PYTHONDONTWRITEBYTECODE",
 )
 """Variables Rich or Textual read that would change colours, size or key timing
-(as in the tests' conftest); every ``TEXTUAL_*`` one goes too."""
+(as in the tests' conftest); every ``TEXTUAL_*`` one goes too. And one that
+would make every start compile the game from source, which an installed game
+never does: the first, uncounted launch of each app writes the bytecode."""
 
 
 def child_env(data_dir: Path) -> dict[str, str]:
