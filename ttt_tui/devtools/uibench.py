@@ -23,11 +23,12 @@ It measures, for each app:
   the output it caused, summed over the keys and divided by their number.
 
 Plays are made in the game's default mode, You vs AI, at Hard with
-``--ai-delay 0``: "key to own mark" stops at the frame showing the key's own
-mark, and the computer's reply is measured separately, from the same key to
-the frame showing the reply. CPU per play includes the reply, as a person
-pays for it; starting a new game after one ends is not counted. The bare app
-has no computer, so the reply rows have no baseline.
+``--ai-delay 0`` (``--ai-delay`` sets another): "key to own mark" stops at the
+frame showing the key's own mark, and the computer's reply is measured
+separately, from the same key to the frame showing the reply, the delay
+included. With no delay the two may share a frame. CPU per play includes the
+reply, as a person pays for it; starting a new game after one ends is not
+counted. The bare app has no computer, so the reply rows have no baseline.
 
 ``--renders`` adds one more launch of the game through
 `ttt_tui.devtools.launch`, which counts every widget's ``render()`` call, and
@@ -417,17 +418,19 @@ class GameSubject(Subject):
 
     name = "ttt-tui"
 
-    def __init__(self, launcher: Sequence[str] = ("-m", "ttt_tui")) -> None:
+    def __init__(self, launcher: Sequence[str] = ("-m", "ttt_tui"), ai_delay: float = 0) -> None:
         super().__init__()
         self.launcher = list(launcher)
         """What follows the interpreter in the command line."""
+        self.ai_delay = ai_delay
+        """The game's ``--ai-delay``: the least time the computer appears to think."""
         self.labels: dict[int, tuple[int, int]] = {}
         """Where each square's number is drawn: (row, column) on the screen."""
         self.board = Board.empty()
         """The game as the benchmark has seen it played."""
 
     def command(self, seed: int) -> list[str]:
-        options = ["--difficulty", "hard", "--ai-delay", "0", "--seed", str(seed)]
+        options = ["--difficulty", "hard", "--ai-delay", f"{self.ai_delay:g}", "--seed", str(seed)]
         return [sys.executable, *self.launcher, *options]
 
     def first_frame(self, lines: Lines) -> bool:
@@ -663,9 +666,9 @@ class Renders:
         return {name: n for name, n in self.counts.items() if n > 1}
 
 
-def count_renders(plays: int) -> list[Renders]:
+def count_renders(plays: int, ai_delay: float) -> list[Renders]:
     """Render counts of the game for one cursor move, then ``plays`` plays with replies."""
-    subject = GameSubject(launcher=("-m", "ttt_tui.devtools.launch", "ttt-tui"))
+    subject = GameSubject(("-m", "ttt_tui.devtools.launch", "ttt-tui"), ai_delay)
     with tempfile.TemporaryDirectory(prefix="ttt-uibench-renders-") as counts_dir:
         path = Path(counts_dir) / "renders.json"
         with Launch(subject, seed=0, env={RENDERS_ENV: str(path)}) as launch:
@@ -863,6 +866,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--quick", action="store_true", help="one short run, for tests")
     parser.add_argument(
+        "--ai-delay",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="the game's --ai-delay (default: 0, the reply as soon as it is found)",
+    )
+    parser.add_argument(
         "--renders",
         action="store_true",
         help="also count each widget's renders for a cursor move and for plays with replies",
@@ -878,6 +888,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     keys: int = args.keys if args.keys is not None else QUICK_KEYS if args.quick else DEFAULT_KEYS
     if runs < 1 or keys < 1:
         parser.error(f"expected at least 1, got --runs {runs} --keys {keys}")
+    if not 0 <= args.ai_delay <= 10:
+        parser.error(f"expected 0 to 10 seconds, got --ai-delay {args.ai_delay}")
     if not cpu_time_available():
         print("the UI benchmark reads CPU times from /proc: it runs on Linux only", file=sys.stderr)
         return 2
@@ -885,10 +897,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     def progress(message: str) -> None:
         print(f"  {message}", file=sys.stderr, flush=True)
 
-    game, bare = GameSubject(), BareSubject()
+    game, bare = GameSubject(ai_delay=args.ai_delay), BareSubject()
     try:
         figures = measure([game, bare], runs, keys, progress)
-        renders = count_renders(plays=4) if args.renders else None
+        renders = count_renders(4, args.ai_delay) if args.renders else None
     except BenchError as error:
         print(f"UI benchmark failed: {error}", file=sys.stderr)
         return 1
@@ -905,8 +917,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         " computer reply), one key at a time."
     )
     print(
-        "ttt-tui plays You vs AI at Hard with --ai-delay 0; its reply is timed from the same"
-        " key.\nCPU figures are the app's process group, per key: a mean over the keys."
+        f"ttt-tui plays You vs AI at Hard with --ai-delay {args.ai_delay:g}; its reply is timed"
+        " from the same key.\nCPU figures are the app's process group, per key: a mean over"
+        " the keys."
     )
     print()
     table = rows(g, b)
