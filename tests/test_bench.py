@@ -1,14 +1,17 @@
-"""The benchmark: its naive baseline is the tutorials' search, and it reports ratios."""
+"""The benchmarks: the engine's naive baseline is the tutorials' search; both report ratios."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
-from ttt_tui import bench
+from ttt_tui.devtools import bare_app, bench, uibench
+from ttt_tui.devtools.bare_app import BareApp
 from ttt_tui.engine import Board, Status, analyze
 
 
@@ -84,10 +87,154 @@ def test_format_ratio(baseline: float, seconds: float, text: str) -> None:
 
 def test_bench_imports_no_ui() -> None:
     code = (
-        "import sys, ttt_tui.bench; "
+        "import sys, ttt_tui.devtools.bench; "
         "print(sorted(m for m in ('textual', 'rich') if m in sys.modules))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+# The UI benchmark (`--ui`): its output's shape and its parts, never its speed.
+
+UI_ROWS = (
+    "start to first full frame, wall, median",
+    "start to first full frame, wall, p95",
+    "start to first full frame, CPU, median",
+    "start to first full frame, CPU, p95",
+    "cursor move (arrow), key to screen, median",
+    "cursor move (arrow), key to screen, p95",
+    "play (digit), key to own mark on screen, median",
+    "play (digit), key to own mark on screen, p95",
+    "play, key to the computer's reply on screen, median",
+    "play, key to the computer's reply on screen, p95",
+    "CPU per cursor move",
+    "CPU per play (ttt-tui: with the computer's reply)",
+)
+TABLE_ROW = re.compile(r"^\| (.+?) +\| +(.+?) \| +(.+?) \| +(.+?) \|$", re.MULTILINE)
+UNITS = {"s": 1.0, "ms": 1e-3, "µs": 1e-6}
+
+
+def seconds(text: str) -> float:
+    """A figure as printed (``35.9 ms``) in seconds."""
+    number, unit = text.split()
+    return float(number.replace(",", "")) * UNITS[unit]
+
+
+def test_ui_quick_run_prints_every_figure_with_consistent_ratios(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert bench.main(["--ui", "--quick", "--renders"]) == 0
+    out = capsys.readouterr().out
+    assert "| measure " in out and "| ttt-tui |" in out and "| bare Textual |" in out
+    rows = {m[1]: (m[2], m[3], m[4]) for m in TABLE_ROW.finditer(out) if m[1] != "measure"}
+    assert list(rows) == list(UI_ROWS)
+    for measure, (game, bare, ratio) in rows.items():
+        game_s = seconds(game)
+        assert game_s > 0, measure
+        if measure.startswith("play, key to the computer's reply"):
+            assert (bare, ratio) == ("—", "—")
+            continue
+        bare_s = seconds(bare)
+        if bare_s == 0:  # under one clock tick of CPU in so short a run
+            assert ratio == "—", measure
+            continue
+        assert ratio.endswith("x"), measure
+        # Each figure has 3 significant digits and the ratio 2 decimals.
+        assert float(ratio[:-1]) == pytest.approx(game_s / bare_s, rel=0.015, abs=0.01), measure
+    for measure in UI_ROWS[:10:2]:
+        median, high = rows[measure], rows[measure.replace("median", "p95")]
+        for m, h in zip(median[:2], high[:2], strict=True):
+            if m != "—":
+                assert seconds(m) <= seconds(h), measure
+    assert re.search(r"Each app: 1 launch, .* 3 cursor moves and 3 plays", out)
+
+    goals_part = out.split("\nGoals (issue 9)")[1].split("\nRenders (")[0]
+    goals = re.findall(r"^- (.+)$", goals_part, re.M)
+    assert len(goals) == 4
+    for goal in goals[:3]:
+        assert re.search(r"within [\d.]+x bare: ([\d.]+x, (met|not met)|not measured)", goal)
+    assert re.search(r"renders each affected widget once: (met|not met \(.+\))$", goals[3])
+
+    renders = re.findall(r"^- (.+?): (\d+) renders of (\d+) widgets: (.+)$", out, re.M)
+    assert renders[0][0].startswith("cursor move to ")
+    assert any(re.fullmatch(r"play \d, reply \d", r[0]) for r in renders[1:])
+    for _, total, widgets, listing in renders:
+        counts = [int(n) for n in re.findall(r" x(\d+)", listing)]
+        assert (len(counts), sum(counts)) == (int(widgets), int(total))
+
+
+BOARD_SCREEN = [
+    " ⭘        ttt-tui — tic-tac-toe vs minimax ",
+    " ╭───────────────────────╮  Your move (X)  ",
+    " │   1     ▶ 2 ◀     3   │  Wins 0 · 1 2  ",
+    " │                       │   1. X b1      ",
+    " │  ▀▄ ▄▀    5       6   │  Hints: 0      ",
+    " │   ▄▀▀▄                │                ",
+    " │   7       8       9   │  X (first)     ",
+    " ╰───────────────────────╯                ",
+    " n New  q Quit  1 2 3                      ",
+]
+
+
+def test_board_labels_are_the_lone_numbers_inside_the_frame() -> None:
+    labels = uibench.board_labels(BOARD_SCREEN)
+    # 4 has a mark; the numbers in the sidebar and the footer are outside the frame.
+    assert sorted(labels) == [1, 2, 3, 5, 6, 7, 8, 9]
+    assert labels[2] == (2, 13) and BOARD_SCREEN[2][13] == "2"
+    assert uibench.CURSOR_MARK.findall("\n".join(BOARD_SCREEN)) == ["2"]
+
+
+def test_the_game_subject_sees_its_first_frame_and_marks() -> None:
+    subject = uibench.GameSubject()
+    assert not subject.first_frame(BOARD_SCREEN)  # a square is taken: not a new game
+    fresh = [line.replace("▀▄ ▄▀", "  4  ") for line in BOARD_SCREEN]
+    assert subject.first_frame(fresh)
+    subject.labels = uibench.board_labels(fresh)
+    assert subject.taken(BOARD_SCREEN, 4)
+    assert not subject.taken(BOARD_SCREEN, 5)
+    assert not subject.taken(fresh, 4)
+
+
+def test_session_cpu_covers_this_process() -> None:
+    if not uibench.cpu_time_available():
+        pytest.skip("CPU times come from /proc")
+    deadline = time.process_time() + 0.2
+    while time.process_time() < deadline:
+        pass
+    own = time.process_time()
+    assert uibench.session_cpu(os.getsid(0)) >= own - 0.02
+
+
+def test_goals_are_met_up_to_their_limits() -> None:
+    def table(cursor: float, cursor_cpu: float, start_cpu: float) -> list[uibench.Row]:
+        return [
+            uibench.Row("cursor", cursor, 0.010, "cursor_median"),
+            uibench.Row("cursor CPU", cursor_cpu, 0.005, "cursor_cpu"),
+            uibench.Row("start CPU", start_cpu, 0.200, "start_cpu_median"),
+        ]
+
+    met = uibench.goal_lines(table(0.015, 0.010, 0.260), None)
+    assert [line.rsplit(", ", 1)[-1] for line in met[:3]] == ["met"] * 3
+    assert met[3].endswith("not checked (add --renders)")
+    missed = uibench.goal_lines(table(0.016, 0.011, 0.270), [])
+    assert [line.rsplit(", ", 1)[-1] for line in missed[:3]] == ["not met"] * 3
+    once = uibench.Renders("play 5, reply 1", {"Cell#cell-4": 1, "Cell#cell-0": 1})
+    twice = uibench.Renders("play 9, reply 7", {"Cell#cell-8": 1, "StatusLine#status": 3})
+    assert uibench.goal_lines(table(1, 1, 1), [once])[3].endswith(": met")
+    assert "StatusLine#status x3" in uibench.goal_lines(table(1, 1, 1), [once, twice])[3]
+
+
+async def test_every_key_of_the_bare_app_changes_its_text() -> None:
+    app = BareApp()
+    async with app.run_test(size=uibench.SIZE) as pilot:
+        assert str(app.text.content) == bare_app.INITIAL_TEXT
+        for key, text in [
+            ("right", "key 1: cursor 6"),
+            ("right", "key 2: cursor 6"),  # the edge: the text still changes
+            ("up", "key 3: cursor 3"),
+            ("7", "key 4: played 7"),
+        ]:
+            await pilot.press(key)
+            assert str(app.text.content) == text

@@ -192,3 +192,58 @@ def test_widgets_do_not_import_the_storage(module: str) -> None:
     """Widgets are handed what they show; settings come from ttt_tui.settings."""
     imported = ttt_imports(PACKAGE / "widgets" / module)
     assert [name for name in imported if name.startswith("ttt_tui.storage")] == []
+
+
+# The developer tools (benchmarks, strength tables) live in ttt_tui.devtools; the
+# game must never load them, nor what they need (pyte, for one, is a test extra).
+
+DEVTOOLS = "ttt_tui.devtools"
+
+RUNTIME_FILES = sorted(
+    path.relative_to(PACKAGE).as_posix()
+    for path in PACKAGE.rglob("*.py")
+    if path.relative_to(PACKAGE).parts[0] != "devtools"
+)
+"""Every source file of the package outside the developer tools, e.g. ``screens/game.py``."""
+
+
+def module_name(file: str) -> str:
+    """The dotted name of a file: ``screens/game.py`` is ``ttt_tui.screens.game``."""
+    parts = ["ttt_tui", *file.removesuffix(".py").split("/")]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def devtools_imports(path: Path) -> list[str]:
+    """What the file at ``path`` imports from the developer tools, anywhere in its body."""
+    return sorted(
+        name for name in ttt_imports(path) if name == DEVTOOLS or name.startswith(DEVTOOLS + ".")
+    )
+
+
+def test_the_runtime_files_leave_out_the_devtools() -> None:
+    """The walk sees the runtime modules, nested ones included, and no developer tool."""
+    modules = {module_name(file) for file in RUNTIME_FILES}
+    assert {"ttt_tui", "ttt_tui.app", "ttt_tui.engine.search", "ttt_tui.screens.game"} <= modules
+    assert not [m for m in modules if m.startswith(DEVTOOLS)]
+
+
+def test_the_import_reader_sees_devtools_imports(tmp_path: Path) -> None:
+    """The reader itself works: an import of devtools, even inside a function, is seen."""
+    source = tmp_path / "probe.py"
+    source.write_text(
+        "def f():\n    import ttt_tui.devtools.bench\n    from ttt_tui import devtools\n",
+        encoding="utf-8",
+    )
+    assert devtools_imports(source) == ["ttt_tui.devtools", "ttt_tui.devtools.bench"]
+
+
+@pytest.mark.parametrize("file", RUNTIME_FILES)
+def test_no_runtime_module_imports_devtools(file: str) -> None:
+    """No runtime module names ttt_tui.devtools in any import statement, even a late one."""
+    assert devtools_imports(PACKAGE / file) == []
+
+
+def test_importing_every_runtime_module_loads_no_devtools() -> None:
+    """Importing every runtime module, the app included, loads nothing from devtools."""
+    body = "\n".join(f"import {module_name(file)}" for file in RUNTIME_FILES)
+    assert modules_loaded(body, (DEVTOOLS,)) == []

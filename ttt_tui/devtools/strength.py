@@ -1,8 +1,8 @@
 """Measure how strongly each difficulty plays, from seeded games.
 
-``python -m ttt_tui.strength`` plays every difficulty against a uniformly
-random opponent and against a perfect one (Hard), once as X and once as O,
-and prints win / draw / loss percentages as a Markdown table. Every game gets
+``python -m ttt_tui.devtools.strength`` plays every difficulty against a
+uniformly random opponent and against a perfect one (Hard), once as X and once
+as O, and prints win / draw / loss percentages as a Markdown table. Every game gets
 its own `random.Random` per player, seeded from ``--seed`` and the game's
 place in the table, so any single game can be replayed. Pure Python: no
 Textual, no Rich.
@@ -272,9 +272,9 @@ def render_table(strength: Strength) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser for ``python -m ttt_tui.strength``."""
+    """The parser for ``python -m ttt_tui.devtools.strength``."""
     parser = argparse.ArgumentParser(
-        prog="python -m ttt_tui.strength",
+        prog="python -m ttt_tui.devtools.strength",
         description=(
             "Play each difficulty against a random and a perfect opponent, as X and as O,"
             " and print win / draw / loss percentages."
@@ -306,7 +306,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     strength = measure(args.games, args.seed)
     print(
         f"Strength by difficulty: {strength.games:,} games a row, seed {strength.seed}"
-        f" (python -m ttt_tui.strength --games {strength.games} --seed {strength.seed})."
+        " (python -m ttt_tui.devtools.strength"
+        f" --games {strength.games} --seed {strength.seed})."
     )
     print(
         "Percentages are from the level's side, rounded to 0.1 (a row may sum to 99.9"

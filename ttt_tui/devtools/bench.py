@@ -1,6 +1,6 @@
 """Benchmark the engine against the naive minimax of the tutorials, in one run.
 
-``python -m ttt_tui.bench`` times, on this machine and in this run:
+``python -m ttt_tui.devtools.bench`` times, on this machine and in this run:
 
 - the baseline: the plain recursive minimax of the classic tutorial articles
   (no memo, no pruning) choosing the first move on an empty 3x3 board;
@@ -10,6 +10,8 @@
 
 Every figure is a median over repeated runs and is quoted as a ratio to the
 baseline measured alongside it. Pure Python: no Textual, no Rich.
+
+``--ui`` runs the interface benchmark instead (`ttt_tui.devtools.uibench`).
 """
 
 from __future__ import annotations
@@ -185,7 +187,7 @@ def time_naive(runs: int) -> tuple[list[Seconds], NaiveResult]:
 
 def _child_env() -> dict[str, str]:
     # The child must import this checkout even if the package is not installed.
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(__file__).resolve().parents[2])
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     return env
@@ -297,14 +299,15 @@ def render_table(naive: Seconds, rows: Sequence[Figure]) -> str:
     return "\n".join([line(header), rule, *(line(r) for r in body)])
 
 
-def _plural(count: int, one: str, many: str | None = None) -> str:
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """``1 run``, ``2 runs``; ``many`` for an irregular plural."""
     return f"{count} {one if count == 1 else many or one + 's'}"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser for ``python -m ttt_tui.bench``."""
+    """The parser for ``python -m ttt_tui.devtools.bench``."""
     parser = argparse.ArgumentParser(
-        prog="python -m ttt_tui.bench",
+        prog="python -m ttt_tui.devtools.bench",
         description=(
             "Time the engine against the tutorials' naive minimax in the same run"
             " and print medians with ratios."
@@ -324,13 +327,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="runs of the naive search (default: 5, or 1 with --quick)",
     )
     parser.add_argument("--quick", action="store_true", help="fewer and shorter runs, for tests")
+    parser.add_argument(
+        "--ui",
+        action="store_true",
+        help="time the app's interface against a bare Textual app instead;"
+        " --ui --help lists its options",
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the benchmark and print the table; returns the exit status."""
+    """Run the benchmark and print the table; returns the exit status.
+
+    With ``--ui``, the rest of the arguments go to `ttt_tui.devtools.uibench`.
+    """
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if "--ui" in args_list:
+        from ttt_tui.devtools import uibench
+
+        args_list.remove("--ui")
+        return uibench.main(args_list)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_list)
     repeat: int = args.repeat if args.repeat is not None else 3 if args.quick else 15
     naive_runs: int = args.naive_runs if args.naive_runs is not None else 1 if args.quick else 5
     if repeat < 1 or naive_runs < 1:
@@ -363,24 +381,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     rows = [
-        Figure(
-            "naive minimax, first move on empty board", naive_median, _plural(naive_runs, "run")
-        ),
+        Figure("naive minimax, first move on empty board", naive_median, plural(naive_runs, "run")),
         Figure(
             "cold analyze(empty), fresh process",
             statistics.median(a for _, a in cold),
-            _plural(repeat, "process", "processes"),
+            plural(repeat, "process", "processes"),
         ),
         Figure(
             "cold import ttt_tui.engine, fresh process",
             statistics.median(i for i, _ in cold),
-            _plural(repeat, "process", "processes"),
+            plural(repeat, "process", "processes"),
             compare=False,
         ),
         Figure(
             "cold import + analyze(empty), fresh process",
             statistics.median(i + a for i, a in cold),
-            _plural(repeat, "process", "processes"),
+            plural(repeat, "process", "processes"),
         ),
         Figure(
             "warm analyze(empty), memo populated",
