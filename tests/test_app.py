@@ -53,6 +53,7 @@ from ttt_tui.screens.help import HelpScreen
 from ttt_tui.settings import Mode, Settings
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.cell import Cell as CellWidget
+from ttt_tui.widgets.cell import background
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.status import StatusLine
 
@@ -83,9 +84,19 @@ async def wait_for(event: threading.Event) -> None:
     assert await asyncio.to_thread(event.wait, 10), "the worker never got there"
 
 
-def cells_with(pilot: Pilot[None], css_class: str) -> set[int]:
-    """Indexes of the cell widgets that have a class (``-cursor``, ``-win``)."""
-    return {cell.index for cell in pilot.app.screen.query(CellWidget) if cell.has_class(css_class)}
+PAINTED = {
+    "-cursor": {"cell--cursor", "cell--cursor-hint"},
+    "-win": {"cell--line", "cell--line-lost"},
+    "-lost": {"cell--line-lost"},
+}
+"""The backgrounds that show a square as under the cursor, on the winning line, or on
+the line of the person's loss."""
+
+
+def cells_with(pilot: Pilot[None], shown: str) -> set[int]:
+    """Indexes of the squares painted as ``-cursor``, ``-win`` or ``-lost``."""
+    squares = pilot.app.screen.query(CellWidget)
+    return {cell.index for cell in squares if background(cell.look) in PAINTED[shown]}
 
 
 def status(pilot: Pilot[None]) -> StatusLine:

@@ -40,7 +40,7 @@ from ttt_tui.results import Result
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.settings import Mode, Settings
 from ttt_tui.widgets.cell import Cell as CellWidget
-from ttt_tui.widgets.cell import short_verdict
+from ttt_tui.widgets.cell import background, short_verdict
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.status import StatusLine
@@ -49,13 +49,16 @@ from ttt_tui.widgets.status import StatusLine
 
 
 def drawn(cell: CellWidget) -> str:
-    """What a square shows, as plain text."""
-    return cell.render().plain
+    """What a square shows, as plain text: its lines, without the blank lines and the
+    padding that fill a painted square."""
+    lines = (line.strip() for line in cell.render().plain.split("\n"))
+    return "\n".join(line for line in lines if line)
 
 
 def hinted(pilot: Pilot[None]) -> set[int]:
     """Squares a hint highlights."""
-    return {cell.index for cell in cells(pilot) if cell.has_class("-hint")}
+    painted = {"cell--hint", "cell--cursor-hint"}
+    return {cell.index for cell in cells(pilot) if background(cell.look) in painted}
 
 
 def shown_verdicts(pilot: Pilot[None]) -> dict[int, Verdict]:

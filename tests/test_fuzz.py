@@ -74,6 +74,7 @@ from ttt_tui.settings import Mode, Settings
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.cell import Cell as CellWidget
+from ttt_tui.widgets.cell import background
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.score import Score
@@ -989,11 +990,15 @@ class Fuzzer:
         shown = "".join("." if c.look.mark is None else c.look.mark.value for c in cells)
         if shown != str(board):
             found.append(f"the cells show {shown}, the model is {board}")
-        winning = {c.index for c in cells if c.has_class("-win")}
+        painted = {c.index: background(c.look) for c in cells}
+        winning = {i for i, bg in painted.items() if bg in ("cell--line", "cell--line-lost")}
         if winning != set(cells_of(board.winning_cells())):
             found.append(f"cells {sorted(winning)} are lit as the winning line on {board}")
-        cursors = [c.index for c in cells if c.has_class("-cursor")]
-        if cursors != [board_view.cursor]:
+        # The winning line is painted over the cursor.
+        under_cursor = ("cell--cursor", "cell--cursor-hint")
+        cursors = [i for i, bg in painted.items() if bg in under_cursor]
+        on_line = board_view.cursor in set(cells_of(board.winning_cells()))
+        if cursors != ([] if on_line else [board_view.cursor]):
             found.append(f"cursor at {board_view.cursor} but cells {cursors} are lit")
         if board_view.state.last_move != game.last_move:
             found.append(f"last move shown {board_view.state.last_move}, played {game.last_move}")

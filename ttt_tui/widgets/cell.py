@@ -49,13 +49,39 @@ class CellLook:
     """Whether the winning line through it is the person's loss."""
 
 
-LOOK_CLASSES = frozenset({"-hint", "-cursor", "-win", "-lost"})
-"""The classes a square's look sets, for its background."""
+def background(look: CellLook) -> str | None:
+    """The component class whose background the square is painted with, if any:
+    the winning line (or the person's loss) first, then the cursor and the hint."""
+    if look.win:
+        return "cell--line-lost" if look.lost else "cell--line"
+    if look.cursor and look.hint:
+        return "cell--cursor-hint"
+    if look.cursor:
+        return "cell--cursor"
+    if look.hint:
+        return "cell--hint"
+    return None
 
 
-def _classes(look: CellLook) -> frozenset[str]:
-    flags = {"-hint": look.hint, "-cursor": look.cursor, "-win": look.win, "-lost": look.lost}
-    return frozenset(name for name, on in flags.items() if on)
+def fill(text: Text, width: int, height: int, style: Style) -> Text:
+    """``text`` centred in a ``width`` x ``height`` block painted with ``style``: what
+    the square's CSS alignment does, done here so the background covers the block."""
+    lines = text.split("\n", allow_blank=True)[:height] if height else []
+    top = max(height - len(lines), 0) // 2
+    blank = Text(" " * width)
+    rows = [blank] * top + lines + [blank] * (height - top - len(lines))
+    block = Text("\n").join(_centred(row, width) for row in rows)
+    block.style = style
+    # The labels' own styles carry the square's usual background: paint over it.
+    block.stylize(Style(bgcolor=style.bgcolor), 0, len(block))
+    return block
+
+
+def _centred(row: Text, width: int) -> Text:
+    row = row.copy()
+    row.truncate(width)
+    row.align("center", width)
+    return row
 
 
 class Cell(Widget):
@@ -72,20 +98,21 @@ class Cell(Widget):
     Cell:hover {
         background: $surface-lighten-1;
     }
-    Cell.-cursor {
-        background: $primary 30%;
+    /* Painted by render (see fill): a class change would restyle the square. */
+    Cell > .cell--cursor {
+        background: $primary 40%;
     }
-    Cell.-hint {
-        background: $success 20%;
+    Cell > .cell--hint {
+        background: $success 30%;
     }
-    Cell.-cursor.-hint {
-        background: $success 35%;
-    }
-    Cell.-win {
+    Cell > .cell--cursor-hint {
         background: $success 45%;
     }
-    Cell.-win.-lost {
-        background: $error 45%;
+    Cell > .cell--line {
+        background: $success 55%;
+    }
+    Cell > .cell--line-lost {
+        background: $error 55%;
     }
     Cell > .cell--x {
         color: $text-accent;
@@ -126,6 +153,11 @@ class Cell(Widget):
         "cell--draw",
         "cell--loss",
         "cell--best",
+        "cell--cursor",
+        "cell--hint",
+        "cell--cursor-hint",
+        "cell--line",
+        "cell--line-lost",
     }
 
     look: reactive[CellLook] = reactive(CellLook)
@@ -140,17 +172,22 @@ class Cell(Widget):
             super().__init__()
 
     def __init__(self, index: int, look: CellLook, *, id: str | None = None) -> None:  # noqa: A002
-        # The look's classes from the start: adding them once mounted restyles the square.
-        super().__init__(id=id, classes=" ".join(_classes(look)))
+        super().__init__(id=id)
         self.index = index
         """This square's cell index, 0-based in reading order."""
         self.set_reactive(Cell.look, look)
 
-    def watch_look(self, look: CellLook) -> None:
-        self.set_classes(_classes(look) | (self.classes - LOOK_CLASSES))
-
     def render(self) -> Text:
-        """The mark drawn to the square's size, or its number and verdict."""
+        """The mark drawn to the square's size, or its number and verdict, on the
+        background the look calls for."""
+        text = self._content()
+        painted = background(self.look)
+        if painted is None:
+            return text
+        width, height = self.content_size
+        return fill(text, width, height, self.get_component_rich_style(painted))
+
+    def _content(self) -> Text:
         width, height = self.content_size
         look = self.look
         if look.mark is not None:
