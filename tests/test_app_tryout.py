@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from rich.style import Style
 from textual import events
+from textual.app import App, ComposeResult
 from textual.command import CommandList, CommandPalette
 from textual.dom import NoScreen
 from textual.pilot import Pilot
@@ -42,8 +43,10 @@ from ttt_tui.screens.stats import COLUMNS, SHORT_COLUMNS, StatsScreen
 from ttt_tui.settings import Mode, Settings
 from ttt_tui.storage import Store
 from ttt_tui.widgets.cell import Cell as CellWidget
+from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.score import Score
+from ttt_tui.widgets.sidebar import MODE_OPTIONS
 
 
 def footer_keys(pilot: Pilot[None]) -> list[str]:
@@ -523,3 +526,35 @@ async def test_notices_do_not_cover_the_too_small_message() -> None:
         await pilot.resize_terminal(*SIZE)
         await pilot.pause()
         assert all(toast.region for toast in toasts)
+
+
+class ChoiceHost(App[None]):
+    """A lone mode control whose picks are noted and, unless told, not acted on."""
+
+    def __init__(self, *, act: bool) -> None:
+        super().__init__()
+        self.act = act
+        self.picked: list[Mode] = []
+
+    def compose(self) -> ComposeResult:
+        yield Choice(MODE_OPTIONS, Mode.HUMAN_VS_AI, id="mode")
+
+    def on_choice_changed(self, message: Choice.Changed) -> None:
+        assert isinstance(message.value, Mode)
+        self.picked.append(message.value)
+        if self.act:
+            message.choice.value = message.value
+
+
+@pytest.mark.parametrize("act", [False, True])
+async def test_a_choice_shows_a_pick_only_once_it_takes_effect(act: bool) -> None:
+    """The control showed a pick at once, so a pick that never took effect left it
+    showing a mode that was not in force (CI's long Pilot fuzz, seed 194). It now
+    asks, and shows what its parent then sets."""
+    app = ChoiceHost(act=act)
+    async with app.run_test(size=(60, 3)) as pilot:
+        choice = app.query_one(Choice)
+        await pilot.click(Choice, offset=(choice.size.width - 2, 0))
+        await pilot.pause()
+        assert app.picked == [Mode.AI_VS_AI]
+        assert choice.value is (Mode.AI_VS_AI if act else Mode.HUMAN_VS_AI)

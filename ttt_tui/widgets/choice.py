@@ -19,8 +19,10 @@ E = TypeVar("E", bound=enum.Enum)
 class Choice(Widget, Generic[E], can_focus=True):
     """Options in a row, one selected. Posts `Choice.Changed` when the user picks one.
 
-    Setting `value` from code does not post a message, so a parent can mirror
-    its state into the control without hearing its own echo.
+    It shows only what its parent sets: a pick asks for the option and leaves
+    `value` alone, and the parent sets `value` once the choice has taken
+    effect. So it can never show a setting that is not in force, even if a
+    pick is refused or lost. Setting `value` posts nothing.
     """
 
     FOCUS_ON_CLICK = False
@@ -60,7 +62,7 @@ class Choice(Widget, Generic[E], can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = {"choice--selected", "choice--option"}
 
     class Changed(Message):
-        """The user picked an option."""
+        """The user picked an option (shown once the parent sets `value`)."""
 
         def __init__(self, choice: Choice[Any], value: enum.Enum) -> None:
             self.choice = choice
@@ -126,7 +128,6 @@ class Choice(Widget, Generic[E], can_focus=True):
     def _pick(self, index: int) -> None:
         value = self.options[index][0]
         if value != self.value:
-            self.value = value
             self.post_message(self.Changed(self, value))
 
     def action_step(self, delta: int) -> None:

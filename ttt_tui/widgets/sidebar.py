@@ -248,16 +248,17 @@ class Sidebar(VerticalScroll, can_focus=False):
     def _chosen(self, message: Choice.Changed) -> None:
         message.stop()
         choice: Choice[Any] = message.choice
-        if choice is self._mode:
-            self.post_message(self.ModeChosen(self._mode.value))
-        elif choice is self._mark:
-            self.post_message(self.MarkChosen(self._mark.value))
-        elif choice is self._difficulty:
-            self.post_message(self.DifficultyChosen(None, self._difficulty.value))
-        elif choice is self._x_engine:
-            self.post_message(self.DifficultyChosen(Player.X, self._x_engine.value))
-        elif choice is self._o_engine:
-            self.post_message(self.DifficultyChosen(Player.O, self._o_engine.value))
+        value = message.value
+        if choice is self._mode and isinstance(value, Mode):
+            self.post_message(self.ModeChosen(value))
+        elif choice is self._mark and isinstance(value, Player):
+            self.post_message(self.MarkChosen(value))
+        elif choice is self._difficulty and isinstance(value, Difficulty):
+            self.post_message(self.DifficultyChosen(None, value))
+        elif choice is self._x_engine and isinstance(value, Difficulty):
+            self.post_message(self.DifficultyChosen(Player.X, value))
+        elif choice is self._o_engine and isinstance(value, Difficulty):
+            self.post_message(self.DifficultyChosen(Player.O, value))
 
     @on(Checkbox.Changed)
     def _switched(self, message: Checkbox.Changed) -> None:
