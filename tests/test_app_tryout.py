@@ -558,3 +558,21 @@ async def test_a_choice_shows_a_pick_only_once_it_takes_effect(act: bool) -> Non
         await pilot.pause()
         assert app.picked == [Mode.AI_VS_AI]
         assert choice.value is (Mode.AI_VS_AI if act else Mode.HUMAN_VS_AI)
+
+
+async def test_the_palette_reopened_while_the_last_one_is_still_closing() -> None:
+    """Ctrl+P right after the palette closed: the new palette took the id of the one
+    still being removed (DuplicateIds), found by the real-terminal fuzz."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await open_palette(pilot)
+        closing = app.screen
+        assert isinstance(closing, GamePalette)
+        closing.dismiss()  # as Escape does; its removal is still under way below
+        app.action_command_palette()
+        await pilot.pause(0.1)
+        assert app.is_running
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press("escape")
+    assert app.return_code in (None, 0)

@@ -147,7 +147,9 @@ class TicTacToeApp(App[None]):
         crashes laying itself out a few columns wide."""
         open_already = isinstance(self.screen, CommandPalette)
         if self.use_command_palette and not open_already and not is_too_small(*self.size):
-            self.push_screen(GamePalette(id="--command-palette"))
+            # No id (Textual gives its own "--command-palette"): a palette opened
+            # while the last one is still being removed would clash with it.
+            self.push_screen(GamePalette())
 
     def on_resize(self, event: Resize) -> None:
         """Close the command palette if the terminal shrinks below the minimum."""
