@@ -282,20 +282,25 @@ def render_table(naive: Seconds, rows: Sequence[Figure]) -> str:
             "not measured here",
         )
     )
+    return markdown_table(header, body, right={1})
+
+
+def markdown_table(header: Sequence[str], body: Sequence[Sequence[str]], right: set[int]) -> str:
+    """A Markdown table whose columns are as wide as their widest cell; the columns
+    in ``right`` are aligned right, the others left."""
     widths = [max(len(r[i]) for r in (header, *body)) for i in range(len(header))]
 
     def line(cells: Sequence[str]) -> str:
         padded = [
-            cell.rjust(w) if i == 1 else cell.ljust(w)
+            cell.rjust(w) if i in right else cell.ljust(w)
             for i, (cell, w) in enumerate(zip(cells, widths, strict=True))
         ]
         return "| " + " | ".join(padded) + " |"
 
-    rule = (
-        "|"
-        + "|".join("-" * (w + 1) + ":" if i == 1 else "-" * (w + 2) for i, w in enumerate(widths))
-        + "|"
+    rule = "|".join(
+        "-" * (w + 1) + ":" if i in right else "-" * (w + 2) for i, w in enumerate(widths)
     )
+    rule = f"|{rule}|"
     return "\n".join([line(header), rule, *(line(r) for r in body)])
 
 

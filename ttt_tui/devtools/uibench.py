@@ -63,7 +63,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ttt_tui.devtools.bare_app import INITIAL_TEXT, TITLE, text_for
-from ttt_tui.devtools.bench import format_time, plural
+from ttt_tui.devtools.bench import format_time, markdown_table, plural
 from ttt_tui.devtools.launch import RENDERS_ENV
 from ttt_tui.engine import Board
 
@@ -793,21 +793,7 @@ def render_table(table: Sequence[Row]) -> str:
         )
         for row in table
     ]
-    widths = [max(len(r[i]) for r in (header, *body)) for i in range(4)]
-
-    def line(cells: Sequence[str]) -> str:
-        padded = [
-            cell.ljust(w) if i == 0 else cell.rjust(w)
-            for i, (cell, w) in enumerate(zip(cells, widths, strict=True))
-        ]
-        return "| " + " | ".join(padded) + " |"
-
-    rule = (
-        "|"
-        + "|".join("-" * (w + 2) if i == 0 else "-" * (w + 1) + ":" for i, w in enumerate(widths))
-        + "|"
-    )
-    return "\n".join([line(header), rule, *(line(r) for r in body)])
+    return markdown_table(header, body, right={1, 2, 3})
 
 
 def goal_lines(table: Sequence[Row], renders: Sequence[Renders] | None) -> list[str]:
