@@ -27,7 +27,7 @@ from ttt_tui.engine import (
 from ttt_tui.messages import AIMoved, AnalysisReady
 from ttt_tui.screens.notices import show_store_notices
 from ttt_tui.screens.unselectable import Unselectable
-from ttt_tui.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session
+from ttt_tui.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session, Work
 from ttt_tui.settings import Mode
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
@@ -171,7 +171,7 @@ class GameScreen(Unselectable[None]):
 
     # Searches, off the UI thread; they never touch widgets.
 
-    @work(thread=True, exclusive=True, group="ai", exit_on_error=False)
+    @work(thread=True, exclusive=True, group=Work.MOVE.value, exit_on_error=False)
     def _think(self, request: MoveRequest, rng: random.Random) -> None:
         """Compute the computer's move, taking at least `ai_delay` seconds."""
         worker = get_current_worker()
@@ -194,7 +194,7 @@ class GameScreen(Unselectable[None]):
     def _ai_moved(self, message: AIMoved) -> None:
         self.apply(self.session.apply_move(message.token, message.cell, message.level))
 
-    @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
+    @work(thread=True, exclusive=True, group=Work.ANALYSIS.value, exit_on_error=False)
     def _analyse(self, request: AnalysisRequest) -> None:
         """Minimax's verdict on every move, for the coach and hints."""
         worker = get_current_worker()
