@@ -32,8 +32,9 @@ from ttt_tui.engine import (
 from ttt_tui.screens.game import GameScreen, MoveChooser
 from ttt_tui.session import Changed, Session
 from ttt_tui.settings import Settings
-from ttt_tui.widgets.cell import Cell as CellWidget
+from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
+from ttt_tui.widgets.square import SquareLook
 
 SIZE = (100, 30)
 """Terminal size for every test unless it is about size."""
@@ -244,9 +245,9 @@ async def click_option(pilot: Pilot[None], selector: str, label: str, button: in
     """Click the middle of an option of a segmented control, found by its label."""
     choice = pilot.app.screen.query_one(selector, Choice)
     labels = [shown for _, shown in choice.options]
-    index = labels.index(label)
-    x = (2 * index + 1) * choice.size.width // (2 * len(labels))
-    assert await pilot.click(selector, offset=(x, 0), button=button)
+    region = choice.option_region(labels.index(label)).translate(choice.content_offset)
+    offset = (region.x + region.width // 2, region.y)
+    assert await pilot.click(selector, offset=offset, button=button)
 
 
 # Reading the screen ----------------------------------------------------------
@@ -257,14 +258,31 @@ def marks(screen: GameScreen) -> str:
     return str(screen.session.game.board)
 
 
-def cells(pilot: Pilot[None]) -> list[CellWidget]:
-    """The cell widgets in index order."""
-    return sorted(pilot.app.screen.query(CellWidget), key=lambda cell: cell.index)
+def board_view(pilot: Pilot[None]) -> BoardView:
+    """The board on the screen in front."""
+    return pilot.app.screen.query_one(BoardView)
+
+
+def looks(pilot: Pilot[None]) -> tuple[SquareLook, ...]:
+    """What each square shows, in cell order."""
+    return board_view(pilot).looks
 
 
 def shown_marks(pilot: Pilot[None]) -> str:
-    """The board as the cell widgets draw it, in the same nine-character form."""
-    return "".join("." if cell.look.mark is None else cell.look.mark.value for cell in cells(pilot))
+    """The board as the squares show it, in the same nine-character form."""
+    return "".join("." if look.mark is None else look.mark.value for look in looks(pilot))
+
+
+def square_offset(pilot: Pilot[None], cell: Cell) -> tuple[int, int]:
+    """The middle of a square, as an offset from the board widget's top-left corner."""
+    board = board_view(pilot)
+    region = board.square_region(cell).translate(board.content_offset)
+    return region.x + region.width // 2, region.y + region.height // 2
+
+
+async def click_square(pilot: Pilot[None], cell: Cell, button: int = 1) -> bool:
+    """Click the middle of a square, as a person would; False if it is not on screen."""
+    return await pilot.click(BoardView, offset=square_offset(pilot, cell), button=button)
 
 
 def selected(pilot: Pilot[None], selector: str) -> str:

@@ -26,8 +26,9 @@ from tests.support import (
     SIZE,
     Notes,
     ScriptedAI,
-    cells,
     click_option,
+    click_square,
+    looks,
     make_app,
     marks,
     play,
@@ -52,9 +53,8 @@ from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.settings import Mode, Settings
 from ttt_tui.widgets.board import BoardView
-from ttt_tui.widgets.cell import Cell as CellWidget
-from ttt_tui.widgets.cell import background
 from ttt_tui.widgets.choice import Choice
+from ttt_tui.widgets.square import background
 from ttt_tui.widgets.status import StatusLine
 
 # Helpers ---------------------------------------------------------------------
@@ -85,9 +85,9 @@ async def wait_for(event: threading.Event) -> None:
 
 
 PAINTED = {
-    "-cursor": {"cell--cursor", "cell--cursor-hint"},
-    "-win": {"cell--line", "cell--line-lost"},
-    "-lost": {"cell--line-lost"},
+    "-cursor": {"board--cursor", "board--cursor-hint"},
+    "-win": {"board--line", "board--line-lost"},
+    "-lost": {"board--line-lost"},
 }
 """The backgrounds that show a square as under the cursor, on the winning line, or on
 the line of the person's loss."""
@@ -95,8 +95,7 @@ the line of the person's loss."""
 
 def cells_with(pilot: Pilot[None], shown: str) -> set[int]:
     """Indexes of the squares painted as ``-cursor``, ``-win`` or ``-lost``."""
-    squares = pilot.app.screen.query(CellWidget)
-    return {cell.index for cell in squares if background(cell.look) in PAINTED[shown]}
+    return {cell for cell, look in enumerate(looks(pilot)) if background(look) in PAINTED[shown]}
 
 
 def status(pilot: Pilot[None]) -> StatusLine:
@@ -120,7 +119,7 @@ async def test_click_on_an_empty_cell_plays_there_and_the_ai_replies() -> None:
         screen = await start(pilot)
         assert status(pilot).message == "Your move (X)"
 
-        assert await pilot.click("#cell-0")
+        assert await click_square(pilot, 0)
         await settle(pilot)
 
         assert screen.session.game.moves[0] == 0
@@ -180,7 +179,8 @@ async def test_digits_play_their_square_directly() -> None:
             cell = int(digit) - 1
             assert screen.session.game.moves[0] == cell, digit
             assert shown_marks(pilot)[cell] == "X", digit
-            assert cells_with(pilot, "-cursor") == {cell}, digit
+            # The keyboard's cursor stays where the arrows left it.
+            assert cells_with(pilot, "-cursor") == {4}, digit
             # The computer replied in its first free scripted square.
             assert screen.session.game.moves[1] == (0 if cell == 8 else 8), digit
 
@@ -337,8 +337,8 @@ async def test_a_finished_game_shows_the_result_and_locks_the_board(
         keys = [str(cell + 1) for cell in free] or ["5"]
         await play(pilot, *keys)
         if free:
-            assert await pilot.click(f"#cell-{free[0]}")
-        assert await pilot.click("#cell-4")
+            assert await click_square(pilot, free[0])
+        assert await click_square(pilot, 4)
         await play(pilot, "enter")
 
         assert marks(screen) == final
@@ -382,7 +382,7 @@ async def test_moves_are_refused_while_the_ai_thinks_but_the_ui_stays_live() -> 
         assert status(pilot).message == "Thinking… (Medium)"
 
         await pilot.press("9")
-        assert await pilot.click("#cell-2")
+        assert await click_square(pilot, 2)
         await pilot.press("enter")
         await pilot.pause()
         assert marks(screen) == "X........"
@@ -438,7 +438,7 @@ async def test_a_tiny_terminal_shows_a_message_and_the_game_survives_it() -> Non
         assert marks(screen) == "X...O...."
         assert shown_marks(pilot) == "X...O...."
         # The layout is back: a click lands on its square again.
-        assert await pilot.click("#cell-8")
+        assert await click_square(pilot, 8)
         await settle(pilot)
         assert marks(screen)[8] == "X"
 
@@ -600,6 +600,7 @@ async def test_game_keys_do_nothing_while_the_terminal_is_too_small() -> None:
         assert marks(screen) == "X...O...."
         board_view = screen.query_one(BoardView)
         settings, moves = screen.session.settings, list(screen.session.game.moves)
+        cursor = board_view.cursor
 
         await pilot.resize_terminal(MIN_WIDTH - 16, MIN_HEIGHT - 6)
         await pilot.pause()
@@ -614,7 +615,7 @@ async def test_game_keys_do_nothing_while_the_terminal_is_too_small() -> None:
             assert app.screen is screen, key
             assert screen.session.game.moves == moves, key
             assert screen.session.settings == settings, key
-            assert board_view.cursor == 0, key
+            assert board_view.cursor == cursor, key
             assert not screen.session.hint_requested, key
         assert screen.session.game.redo_stack == []
 
@@ -633,11 +634,11 @@ async def test_a_click_on_a_taken_square_changes_nothing() -> None:
     notes = Notes(app)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
-        assert await pilot.click("#cell-0")
+        assert await click_square(pilot, 0)
         await settle(pilot)
         assert marks(screen) == "X...O...."
         for taken in (0, 4):
-            assert await pilot.click(f"#cell-{taken}")
+            assert await click_square(pilot, taken)
             await settle(pilot)
             assert marks(screen) == "X...O....", taken
             assert screen.session.game.moves == [0, 4], taken
@@ -645,7 +646,7 @@ async def test_a_click_on_a_taken_square_changes_nothing() -> None:
             assert not screen.session.game.is_over
         assert any("taken" in text for text in notes.messages)
         # The click still counts as a click: the next free square plays.
-        assert await pilot.click("#cell-1")
+        assert await click_square(pilot, 1)
         await settle(pilot)
         assert marks(screen) == "XX..O...O"
 
@@ -788,7 +789,7 @@ async def test_a_coach_analysis_that_lands_after_a_move_is_dropped(
         assert posted[0].analysis.board == Board.empty()
         assert screen.session.analysis is None
         assert screen.query_one(BoardView).state.verdicts == {}
-        assert all(cell.look.verdict is None for cell in cells(pilot))
+        assert all(look.verdict is None for look in looks(pilot))
 
         # The analysis of the board on screen is the one that shows.
         held.later_done.set()
@@ -796,4 +797,4 @@ async def test_a_coach_analysis_that_lands_after_a_move_is_dropped(
         assert held.boards == [Board.empty(), Board.parse("X........")]
         expected = dict(analyze(Board.parse("X........")).moves)
         assert screen.query_one(BoardView).state.verdicts == expected
-        assert cells(pilot)[0].look.verdict is None
+        assert looks(pilot)[0].verdict is None

@@ -23,9 +23,10 @@ from tests.support import (
     GatedAI,
     Notes,
     ScriptedAI,
+    board_view,
     calls_begun,
-    cells,
     click_option,
+    looks,
     make_app,
     marks,
     play,
@@ -39,31 +40,30 @@ from ttt_tui.engine import Board, CancelCheck, Difficulty, Outcome, Player, Verd
 from ttt_tui.results import Result
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.settings import Mode, Settings
-from ttt_tui.widgets.cell import Cell as CellWidget
-from ttt_tui.widgets.cell import background, short_verdict
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
+from ttt_tui.widgets.square import background, short_verdict
 from ttt_tui.widgets.status import StatusLine
 
 # Helpers ---------------------------------------------------------------------
 
 
-def drawn(cell: CellWidget) -> str:
+def drawn(pilot: Pilot[None], cell: int) -> str:
     """What a square shows, as plain text: its lines, without the blank lines and the
-    padding that fill a painted square."""
-    lines = (line.strip() for line in cell.render().plain.split("\n"))
+    padding that fill the square."""
+    lines = (line.strip() for line in board_view(pilot).square_text(cell).split("\n"))
     return "\n".join(line for line in lines if line)
 
 
 def hinted(pilot: Pilot[None]) -> set[int]:
     """Squares a hint highlights."""
-    painted = {"cell--hint", "cell--cursor-hint"}
-    return {cell.index for cell in cells(pilot) if background(cell.look) in painted}
+    painted = {"board--hint", "board--cursor-hint"}
+    return {cell for cell, look in enumerate(looks(pilot)) if background(look) in painted}
 
 
 def shown_verdicts(pilot: Pilot[None]) -> dict[int, Verdict]:
     """The coach verdicts the squares hold."""
-    return {cell.index: cell.look.verdict for cell in cells(pilot) if cell.look.verdict is not None}
+    return {cell: look.verdict for cell, look in enumerate(looks(pilot)) if look.verdict}
 
 
 def status(pilot: Pilot[None]) -> str:
@@ -97,9 +97,8 @@ def assert_coach_matches_engine(pilot: Pilot[None], screen: GameScreen) -> None:
     expected = analyze(board).moves
     assert set(expected) == {i for i in range(9) if board[i] is None}
     assert shown_verdicts(pilot) == expected
-    for cell in cells(pilot):
-        if cell.index in expected:
-            assert str(expected[cell.index]) in drawn(cell).split("\n"), cell.index
+    for cell in expected:
+        assert str(expected[cell]) in drawn(pilot, cell).split("\n"), cell
 
 
 async def test_c_or_the_checkbox_shows_the_engine_s_verdict_on_every_empty_square() -> None:
@@ -109,9 +108,9 @@ async def test_c_or_the_checkbox_shows_the_engine_s_verdict_on_every_empty_squar
         await play(pilot, "1")
         assert shown_verdicts(pilot) == {}
         assert all(
-            drawn(c) in {"X", "O"} or drawn(c).isdigit()
-            for c in cells(pilot)
-            if c.look.mark is None
+            drawn(pilot, c) in {"X", "O"} or drawn(pilot, c).isdigit()
+            for c, look in enumerate(looks(pilot))
+            if look.mark is None
         )
 
         await play(pilot, "c")
@@ -125,7 +124,7 @@ async def test_c_or_the_checkbox_shows_the_engine_s_verdict_on_every_empty_squar
         assert not screen.session.settings.coach
         assert not screen.query_one("#coach", Checkbox).value
         assert shown_verdicts(pilot) == {}
-        assert not any("draw" in drawn(c) for c in cells(pilot))
+        assert not any("draw" in drawn(pilot, c) for c in range(9))
 
         # The sidebar checkbox does the same.
         assert await pilot.click("#coach")
@@ -152,7 +151,7 @@ async def test_the_coach_shows_wins_and_losses_with_their_distance() -> None:
         # The square that wins in 5 draws those words.
         winning = [i for i, v in shown_verdicts(pilot).items() if v == Verdict(Outcome.WIN, 5)]
         assert winning
-        assert drawn(cells(pilot)[winning[0]]) == f"{winning[0] + 1}\nwin in 5"
+        assert drawn(pilot, winning[0]) == f"{winning[0] + 1}\nwin in 5"
 
 
 async def test_the_coach_follows_every_move_including_the_ai_s() -> None:
@@ -240,13 +239,11 @@ async def test_a_small_terminal_shows_short_verdicts_that_fit_their_squares() ->
         verdicts = shown_verdicts(pilot)
         assert verdicts == analyze(screen.session.game.board).moves
         labels = []
-        for cell in cells(pilot):
-            if cell.index not in verdicts:
-                continue
-            width = cell.content_size.width
-            label = drawn(cell).split("\n")[-1]
-            assert len(label) <= width, (cell.index, label, width)
-            assert label == short_verdict(verdicts[cell.index], width)
+        for cell in verdicts:
+            width = board_view(pilot).square_region(cell).width
+            label = drawn(pilot, cell).split("\n")[-1]
+            assert len(label) <= width, (cell, label, width)
+            assert label == short_verdict(verdicts[cell], width)
             labels.append(label)
         # O to move after X a1: only the centre draws; everything else loses in 6.
         assert labels.count("draw") == 1
@@ -271,8 +268,8 @@ async def test_i_highlights_the_best_moves_without_playing_and_counts_once_a_pos
         best = set(analyze(screen.session.game.board).best)
         assert hinted(pilot) == best
         assert best < {2, 3, 4, 6, 7, 8}  # a real choice, not every square
-        assert all("★" in drawn(cells(pilot)[i]) for i in best)
-        assert not any("★" in drawn(c) for c in cells(pilot) if c.index not in best)
+        assert all("★" in drawn(pilot, i) for i in best)
+        assert not any("★" in drawn(pilot, c) for c in range(9) if c not in best)
         assert marks(screen) == "XO......."
         assert shown_marks(pilot) == "XO......."
         assert screen.session.game.moves == [0, 1]

@@ -26,7 +26,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from tests.support import SIZE, Notes, Notice, settle, start
+from tests.support import SIZE, Notes, Notice, settle, shown_marks, start
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.results import Result
@@ -34,7 +34,7 @@ from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.stats import StatsScreen
 from ttt_tui.settings import Mode, Settings
 from ttt_tui.storage import GameRecord, Store
-from ttt_tui.widgets.cell import Cell as CellWidget
+from ttt_tui.widgets.board import BoardView
 
 ROOT = Path(__file__).resolve().parents[1]
 DEADLINE = 20.0
@@ -752,9 +752,10 @@ async def screenshot(play: bool) -> tuple[str, dict[Player, str]]:
             await play_a_game(pilot, screen)
             assert score_total(screen) == 1
         drawn: dict[Player, str] = {}
-        for cell in screen.query(CellWidget):
-            if cell.look.mark is not None:
-                drawn.setdefault(cell.look.mark, str(cell.render()))
+        board = screen.query_one(BoardView)
+        for cell, look in enumerate(board.looks):
+            if look.mark is not None:
+                drawn.setdefault(look.mark, board.square_text(cell))
         return app.export_screenshot(), drawn
 
 
@@ -799,9 +800,8 @@ async def test_terminal_too_small(tmp_path: Path) -> None:
         await pilot.pause()
         assert not screen.has_class("-too-small")
         assert screen.query_one("#main").display
-        cells = sorted(screen.query(CellWidget), key=lambda cell: cell.index)
-        shown = "".join("." if cell.look.mark is None else cell.look.mark.value for cell in cells)
-        assert shown == str(screen.session.game.board)  # what is drawn is what is played
+        # What is drawn is what is played.
+        assert shown_marks(pilot) == str(screen.session.game.board)
         await play_a_game(pilot, screen)
         assert score_total(screen) == 1
     assert app.return_code in (None, 0)

@@ -1,22 +1,45 @@
-"""The board: a grid of cells drawn from an immutable `BoardState`, and its cursor."""
+"""The board: every square painted by one widget from an immutable `BoardState`, and its cursor."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import ClassVar
 
-from textual.app import ComposeResult
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.color import Color
+from textual.events import Click, Leave, MouseMove
+from textual.geometry import Offset, Region, Size
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 
-from ttt_tui.engine import Board, cells_of
-from ttt_tui.engine import Cell as CellIndex
+from ttt_tui.engine import Board, Cell, cells_of
 from ttt_tui.session import BoardState
-from ttt_tui.widgets.cell import Cell, CellLook
+from ttt_tui.widgets.square import SquareLook, draw
 
 EMPTY = BoardState(Board.empty(), None, False, {}, frozenset())
 """What the board shows before it is given a state."""
+
+GUTTER = Size(2, 1)
+"""Columns between squares side by side, and rows between squares one above the other."""
+
+
+def spans(total: int, count: int, gutter: int) -> list[tuple[int, int]]:
+    """Offsets and lengths of ``count`` equal parts of ``total`` with ``gutter`` between
+    them, rounded as Textual's grid rounds ``1fr`` tracks."""
+    unit = Fraction(max(total - gutter * (count - 1), 0), count)
+    edges: list[int] = []
+    position = Fraction(0)
+    for _ in range(count):
+        edges.append(position.__floor__())
+        position += unit
+        edges.append(position.__floor__())
+        position += gutter
+    return [(start, end - start) for start, end in zip(edges[::2], edges[1::2], strict=True)]
 
 
 class BoardView(Widget, can_focus=True):
@@ -24,15 +47,12 @@ class BoardView(Widget, can_focus=True):
 
     It holds no game state of its own: the screen assigns `state`. It owns the
     keyboard cursor and the keys that move it and play there, and reports a square
-    chosen by click or key as `BoardView.CellChosen`. Each cell is given its
-    look as one value, so a change redraws only the cells whose look changed.
+    chosen by click or key as `BoardView.CellChosen`. It paints the squares itself,
+    line by line, and repaints only the squares whose look changed.
     """
 
     DEFAULT_CSS = """
     BoardView {
-        layout: grid;
-        grid-size: 3 3;
-        grid-gutter: 1 2;
         background: $foreground 25%;
         border: round $foreground 25%;
         width: 1fr;
@@ -43,7 +63,76 @@ class BoardView(Widget, can_focus=True):
     BoardView:focus {
         border: round $primary;
     }
+    BoardView > .board--square {
+        background: $surface;
+        color: $foreground;
+    }
+    BoardView > .board--hover {
+        background: $surface-lighten-1;
+        color: $foreground;
+    }
+    BoardView > .board--cursor {
+        background: $primary 40%;
+    }
+    BoardView > .board--hint {
+        background: $success 30%;
+    }
+    BoardView > .board--cursor-hint {
+        background: $success 45%;
+    }
+    BoardView > .board--line {
+        background: $success 55%;
+    }
+    BoardView > .board--line-lost {
+        background: $error 55%;
+    }
+    BoardView > .board--x {
+        color: $text-accent;
+        text-style: bold;
+    }
+    BoardView > .board--o {
+        color: $text-primary;
+        text-style: bold;
+    }
+    BoardView > .board--number {
+        color: $text-muted;
+    }
+    BoardView > .board--last {
+        color: $text-warning;
+        text-style: bold;
+    }
+    BoardView > .board--win {
+        color: $text-success;
+    }
+    BoardView > .board--draw {
+        color: $text-warning;
+    }
+    BoardView > .board--loss {
+        color: $text-error;
+    }
+    BoardView > .board--best {
+        color: $text-success;
+        text-style: bold;
+    }
     """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "board--square",
+        "board--hover",
+        "board--cursor",
+        "board--hint",
+        "board--cursor-hint",
+        "board--line",
+        "board--line-lost",
+        "board--x",
+        "board--o",
+        "board--number",
+        "board--last",
+        "board--win",
+        "board--draw",
+        "board--loss",
+        "board--best",
+    }
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k", "move_cursor(-1, 0)", "Up", show=False, tooltip="move the cursor"),
@@ -53,41 +142,43 @@ class BoardView(Widget, can_focus=True):
         Binding("enter,space", "play_cursor", "Play", show=False, tooltip="play at the cursor"),
     ]
 
-    # Neither repaints the board itself: the cells whose look changes redraw.
+    # Neither repaints the whole board: the squares whose look changes repaint.
     state: reactive[BoardState] = reactive(EMPTY, repaint=False)
     """The position and what to mark on it."""
-    cursor: reactive[CellIndex] = reactive(4, repaint=False)
-    """The cell under the keyboard cursor."""
+    cursor: reactive[Cell] = reactive(4, repaint=False)
+    """The square under the keyboard cursor."""
 
     class CellChosen(Message):
         """The person chose a square to play, by click or key."""
 
-        def __init__(self, cell: CellIndex) -> None:
+        def __init__(self, cell: Cell) -> None:
             self.cell = cell
             """The square's cell index, 0-based in reading order."""
             super().__init__()
 
-    def compose(self) -> ComposeResult:
-        for index, look in enumerate(self._looks()):
-            yield Cell(index, look, id=f"cell-{index}")
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
+        super().__init__(id=id)
+        self._looks: tuple[SquareLook, ...] = ()
+        self._hover: Cell | None = None
+        self._drawn: dict[Cell, tuple[tuple[int, int], list[Strip]]] = {}
+        """Each square's size and lines as last painted, until its look or the styles change."""
+        self._styles: dict[tuple[str, bool], Style] = {}
 
-    def watch_state(self) -> None:
-        self._show()
+    # What each square shows.
 
-    def watch_cursor(self) -> None:
-        self._show()
+    @property
+    def looks(self) -> tuple[SquareLook, ...]:
+        """What each square shows, in cell order."""
+        if not self._looks:
+            self._looks = self._compute_looks()
+        return self._looks
 
-    def _show(self) -> None:
-        for cell, look in zip(self.query(Cell), self._looks(), strict=False):
-            cell.look = look
-
-    def _looks(self) -> list[CellLook]:
-        """What each square should show, in cell order."""
+    def _compute_looks(self) -> tuple[SquareLook, ...]:
         state = self.state
         board = state.board
         winning = set(cells_of(board.winning_cells()))
-        return [
-            CellLook(
+        return tuple(
+            SquareLook(
                 mark=board[index],
                 last=index == state.last_move,
                 verdict=state.verdicts.get(index),
@@ -97,15 +188,158 @@ class BoardView(Widget, can_focus=True):
                 lost=index in winning and state.line_lost,
             )
             for index in range(board.size)
-        ]
+        )
 
-    def on_cell_selected(self, message: Cell.Selected) -> None:
-        message.stop()
-        self.action_play(message.index)
+    def watch_state(self) -> None:
+        self._show()
 
-    def action_play(self, cell: CellIndex) -> None:
-        """Choose a square by number, moving the cursor there."""
-        self.cursor = cell
+    def watch_cursor(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        old = self._looks
+        self._looks = self._compute_looks()
+        if len(old) != len(self._looks):
+            self._drawn.clear()
+            self.refresh()
+            return
+        for index, (before, after) in enumerate(zip(old, self._looks, strict=True)):
+            if before != after:
+                self._repaint(index)
+
+    def _repaint(self, index: Cell) -> None:
+        self._drawn.pop(index, None)
+        region = self.square_region(index)
+        if region:
+            self.refresh(region)
+
+    # Where the squares are.
+
+    @property
+    def n(self) -> int:
+        """Squares per side."""
+        return self.state.board.n
+
+    def _columns(self) -> list[tuple[int, int]]:
+        return spans(self.content_size.width, self.n, GUTTER.width)
+
+    def _rows(self) -> list[tuple[int, int]]:
+        return spans(self.content_size.height, self.n, GUTTER.height)
+
+    def square_region(self, index: Cell) -> Region:
+        """Where a square is drawn, relative to the board's content area."""
+        row, col = divmod(index, self.n)
+        x, width = self._columns()[col]
+        y, height = self._rows()[row]
+        return Region(x, y, width, height)
+
+    def square_at(self, offset: Offset) -> Cell | None:
+        """The square at an offset in the content area, if any (None on a gutter)."""
+        col = next((i for i, (x, w) in enumerate(self._columns()) if x <= offset.x < x + w), None)
+        row = next((i for i, (y, h) in enumerate(self._rows()) if y <= offset.y < y + h), None)
+        return None if col is None or row is None else row * self.n + col
+
+    # Painting.
+
+    def notify_style_update(self) -> None:
+        """Styles changed (focus, theme): repaint every square in the new styles."""
+        self._styles.clear()
+        self._drawn.clear()
+        super().notify_style_update()
+
+    def _style(self, name: str, hover: bool) -> Style:
+        """A component's style over a square's ground, blended as Textual blends a
+        child's colours over its parent's background."""
+        key = (name, hover)
+        style = self._styles.get(key)
+        if style is None:
+            ground = self.get_component_styles("board--hover" if hover else "board--square")
+            styles = self.get_component_styles(name)
+            background: Color = ground.background
+            if name not in ("board--square", "board--hover") and styles.has_rule("background"):
+                background = background + styles.background
+            color: Color = styles.color if styles.has_rule("color") else ground.color
+            style = Style.from_color((background + color).rich_color, background.rich_color)
+            style += styles.text_style
+            self._styles[key] = style
+        return style
+
+    def square_text(self, index: Cell) -> str:
+        """The text a square shows, as plain lines (its marks, number, verdict or hint)."""
+        region = self.square_region(index)
+        return self._draw(index, region.width, region.height).plain
+
+    def _draw(self, index: Cell, width: int, height: int) -> Text:
+        hover = index == self._hover
+        look = self.looks[index]
+        return draw(look, str(index + 1), width, height, lambda name: self._style(name, hover))
+
+    def _square_lines(self, index: Cell, width: int, height: int) -> list[Strip]:
+        drawn = self._drawn.get(index)
+        if drawn is not None and drawn[0] == (width, height):
+            return drawn[1]
+        console = self.app.console
+        rows = self._draw(index, width, height).split("\n", allow_blank=True)
+        lines = [Strip(row.render(console, end=""), width) for row in rows]
+        self._drawn[index] = ((width, height), lines)
+        return lines
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_size.width
+        gap = Style(bgcolor=self.rich_style.bgcolor)
+        row = next(
+            (
+                (index, y - top)
+                for index, (top, height) in enumerate(self._rows())
+                if top <= y < top + height
+            ),
+            None,
+        )
+        if row is None:
+            return Strip([Segment(" " * width, gap)], width)
+        index, line = row
+        parts: list[Strip] = []
+        x = 0
+        for col, (left, square_width) in enumerate(self._columns()):
+            if left > x:
+                parts.append(Strip([Segment(" " * (left - x), gap)], left - x))
+            square = index * self.n + col
+            height = self._rows()[index][1]
+            parts.append(self._square_lines(square, square_width, height)[line])
+            x = left + square_width
+        if width > x:
+            parts.append(Strip([Segment(" " * (width - x), gap)], width - x))
+        return Strip.join(parts)
+
+    # The mouse.
+
+    def on_mouse_move(self, event: MouseMove) -> None:
+        offset = event.get_content_offset(self)
+        self._hover_over(None if offset is None else self.square_at(offset))
+
+    def on_leave(self, event: Leave) -> None:
+        self._hover_over(None)
+
+    def _hover_over(self, square: Cell | None) -> None:
+        if square != self._hover:
+            before, self._hover = self._hover, square
+            for index in (before, square):
+                if index is not None:
+                    self._repaint(index)
+
+    def on_click(self, event: Click) -> None:
+        """A left click on a square plays there; other buttons and the gutters do nothing."""
+        event.stop()
+        offset = event.get_content_offset(self)
+        square = None if offset is None else self.square_at(offset)
+        if event.button == 1 and square is not None:
+            self.action_play(square)
+
+    # The keys.
+
+    def action_play(self, cell: Cell) -> None:
+        """Choose a square by number. The keyboard's cursor stays where it is, so the
+        play is drawn in one frame, the mark with nothing else moving."""
         self.post_message(self.CellChosen(cell))
 
     def action_play_cursor(self) -> None:
@@ -114,6 +348,6 @@ class BoardView(Widget, can_focus=True):
 
     def action_move_cursor(self, rows: int, cols: int) -> None:
         """Move the cursor, wrapping at the edges."""
-        n = self.state.board.n
+        n = self.n
         row, col = divmod(self.cursor, n)
         self.cursor = ((row + rows) % n) * n + (col + cols) % n

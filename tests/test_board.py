@@ -1,0 +1,163 @@
+"""The board widget on its own: where it draws its squares, what a click or the mouse
+does there, and that it repaints only the squares whose look changed."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.containers import Grid
+from textual.geometry import Offset
+from textual.widget import Widget
+
+from tests.support import SIZE
+from ttt_tui.engine import Board, Cell
+from ttt_tui.widgets.board import GUTTER, BoardView, spans
+from ttt_tui.widgets.square import SquareLook, draw
+
+
+class BoardOnly(App[None]):
+    """The board widget alone; it records the squares chosen on it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chosen: list[Cell] = []
+
+    def compose(self) -> ComposeResult:
+        yield BoardView()
+
+    def on_board_view_cell_chosen(self, message: BoardView.CellChosen) -> None:
+        self.chosen.append(message.cell)
+
+
+class GridOnly(App[None]):
+    """Textual's own grid of 1fr tracks, with the board's gutters, to measure against."""
+
+    CSS = f"""
+    Grid {{ grid-size: 3 3; grid-gutter: {GUTTER.height} {GUTTER.width}; border: round white; }}
+    Widget {{ width: 1fr; height: 1fr; }}
+    """
+
+    def compose(self) -> ComposeResult:
+        with Grid():
+            for _ in range(9):
+                yield Widget()
+
+
+def middle_of(board: BoardView, cell: Cell) -> Offset:
+    """The middle of a square, as an offset from the board's top-left corner."""
+    region = board.square_region(cell).translate(board.content_offset)
+    return Offset(region.x + region.width // 2, region.y + region.height // 2)
+
+
+@given(
+    total=st.integers(min_value=0, max_value=300),
+    count=st.integers(min_value=1, max_value=5),
+    gutter=st.integers(min_value=0, max_value=3),
+)
+def test_spans_are_equal_parts_with_exact_gutters(total: int, count: int, gutter: int) -> None:
+    parts = spans(total, count, gutter)
+    assert len(parts) == count
+    lengths = [length for _, length in parts]
+    assert max(lengths) - min(lengths) <= 1
+    for (start, length), (next_start, _) in zip(parts, parts[1:], strict=False):
+        assert next_start - (start + length) == gutter
+    assert parts[0][0] == 0
+    if total >= gutter * (count - 1):
+        last_start, last_length = parts[-1]
+        assert last_start + last_length == total
+
+
+async def test_squares_sit_where_textual_s_grid_would_put_them() -> None:
+    """The board paints its own squares; they land exactly on the cells of a Textual
+    grid with the same tracks and gutters, at many sizes."""
+    for width, height in [(100, 30), (57, 17), (203, 61)]:
+        grid_app = GridOnly()
+        async with grid_app.run_test(size=(width, height)) as pilot:
+            await pilot.pause()
+            grid = grid_app.query_one(Grid)
+            expected = [w.region.translate(-grid.content_region.offset) for w in grid.children]
+            grid_size = grid.content_size
+        board_app = BoardOnly()
+        async with board_app.run_test(size=(width, height)) as pilot:
+            await pilot.pause()
+            board = board_app.query_one(BoardView)
+            assert board.content_size == grid_size, (width, height)
+            shown = [board.square_region(cell) for cell in range(9)]
+            assert shown == expected, (width, height)
+
+
+async def test_a_left_click_on_a_square_chooses_it_and_nothing_else_does() -> None:
+    app = BoardOnly()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        board = app.query_one(BoardView)
+        origin = board.content_offset
+        for cell in (0, 4, 8):
+            assert await pilot.click(BoardView, offset=middle_of(board, cell))
+        # Right and middle buttons, a gutter, the border.
+        middle = middle_of(board, 4)
+        assert await pilot.click(BoardView, offset=middle, button=3)
+        assert await pilot.click(BoardView, offset=middle, button=2)
+        gutter = board.square_region(0).translate(origin).top_right + Offset(0, 1)
+        assert board.square_at(gutter - origin) is None
+        assert await pilot.click(BoardView, offset=gutter)
+        assert await pilot.click(BoardView, offset=(0, 0))
+        await pilot.pause()
+        assert app.chosen == [0, 4, 8]
+        assert board.cursor == 4  # a click chooses a square; the keyboard's cursor stays
+
+
+async def test_the_mouse_lights_the_square_under_it() -> None:
+    app = BoardOnly()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        board = app.query_one(BoardView)
+
+        def ground(cell: Cell) -> object:
+            region = board.square_region(cell)
+            strip = board.render_line(region.y)
+            (segment,) = list(strip.crop(region.x, region.x + 1))
+            assert segment.style is not None
+            return segment.style.bgcolor
+
+        plain = ground(2)
+        assert ground(0) == plain
+        await pilot.hover(BoardView, offset=middle_of(board, 0))
+        await pilot.pause()
+        assert ground(0) != plain
+        assert ground(2) == plain
+        await pilot.hover(BoardView, offset=(0, 0))  # the border: over no square
+        await pilot.pause()
+        assert ground(0) == plain
+
+
+async def test_a_change_repaints_only_the_squares_it_changes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cursor move draws the two squares it leaves and enters; a mark, its square."""
+    drawn: list[str] = []
+
+    def counting_draw(look: SquareLook, label: str, *args: Any) -> Text:
+        drawn.append(label)
+        return draw(look, label, *args)
+
+    monkeypatch.setattr("ttt_tui.widgets.board.draw", counting_draw)
+    app = BoardOnly()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        board = app.query_one(BoardView)
+        assert sorted(drawn, key=int) == [str(n) for n in range(1, 10)]
+        drawn.clear()
+        board.cursor = 5
+        await pilot.pause()
+        assert sorted(drawn) == ["5", "6"]
+        drawn.clear()
+        board.state = replace(board.state, board=Board.empty().play(0), last_move=0)
+        await pilot.pause()
+        assert drawn == ["1"]

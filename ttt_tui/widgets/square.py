@@ -1,0 +1,126 @@
+"""One square of the board: what it shows (`SquareLook`) and its text at a given size.
+
+Pure drawing, no widget: the board (`ttt_tui.widgets.board`) paints every square
+itself, so a square costs no widget to mount, style or lay out. The styles come
+from the board's component classes, through the ``style`` callable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.style import Style
+from rich.text import Text
+
+from ttt_tui import glyphs
+from ttt_tui.engine import Outcome, Player, Verdict
+
+Styler = Callable[[str], Style]
+"""The style of a component class of the board (``"board--x"``), over the square's ground."""
+
+
+def short_verdict(verdict: Verdict, width: int) -> str:
+    """A verdict cut to fit: ``win in 3``, then ``win 3``, then ``W3``."""
+    full = str(verdict)
+    if len(full) <= width:
+        return full
+    if verdict.outcome is Outcome.DRAW:
+        return "draw" if width >= 4 else "D"
+    medium = f"{verdict.outcome.value} {verdict.plies}"
+    if len(medium) <= width:
+        return medium
+    return f"{verdict.outcome.value[0].upper()}{verdict.plies}"
+
+
+@dataclass(frozen=True, slots=True)
+class SquareLook:
+    """Everything a square shows."""
+
+    mark: Player | None = None
+    """The mark on this square, if any."""
+    last: bool = False
+    """Whether the most recent move was played here."""
+    verdict: Verdict | None = None
+    """The coach's verdict for playing here, shown when set."""
+    hint: bool = False
+    """Whether a hint points here."""
+    cursor: bool = False
+    """Whether the keyboard cursor is here."""
+    win: bool = False
+    """Whether this square is on the winning line."""
+    lost: bool = False
+    """Whether the winning line through it is the person's loss."""
+
+
+def background(look: SquareLook) -> str | None:
+    """The component class whose background paints the square, if any: the winning
+    line (or the person's loss) first, then the cursor and the hint."""
+    if look.win:
+        return "board--line-lost" if look.lost else "board--line"
+    if look.cursor and look.hint:
+        return "board--cursor-hint"
+    if look.cursor:
+        return "board--cursor"
+    if look.hint:
+        return "board--hint"
+    return None
+
+
+def draw(look: SquareLook, label: str, width: int, height: int, style: Styler) -> Text:
+    """The square as ``height`` lines of ``width`` cells: its content centred both ways
+    on its ground (painted when `background` says so). ``label`` is the square's
+    name while it is empty (its number)."""
+    content = _content(look, label, width, height, style)
+    painted = background(look)
+    return fill(content, width, height, style(painted or "board--square"))
+
+
+def fill(text: Text, width: int, height: int, ground: Style) -> Text:
+    """``text`` centred in a ``width`` x ``height`` block whose every cell has the
+    ``ground``'s background; the text keeps its own colours."""
+    lines = text.split("\n", allow_blank=True)[:height] if height else []
+    top = max(height - len(lines), 0) // 2
+    blank = Text(" " * width)
+    rows = [blank] * top + lines + [blank] * (height - top - len(lines))
+    block = Text("\n").join(_centred(row, width) for row in rows)
+    block.style = ground
+    # The labels' own styles carry the square's plain ground: paint over it.
+    block.stylize(Style(bgcolor=ground.bgcolor), 0, len(block))
+    return block
+
+
+def _centred(row: Text, width: int) -> Text:
+    """A row cut to ``width`` and centred in it; the padding takes the ground's style."""
+    row = row.copy()
+    row.truncate(width)
+    excess = width - row.cell_len
+    return Text.assemble(" " * (excess // 2), row, " " * (excess - excess // 2))
+
+
+def _content(look: SquareLook, label: str, width: int, height: int, style: Styler) -> Text:
+    if look.mark is not None:
+        lines = glyphs.draw(look.mark.value, width, height)
+        text = Text("\n".join(lines), style=style(f"board--{look.mark.value.lower()}"))
+        if look.last and height - len(lines) >= 2:
+            # A blank line above balances the tag below, keeping the mark
+            # level with the marks in the other squares.
+            tag = Text("last move", style=style("board--last"))
+            text = Text.assemble("\n", text, "\n", tag)
+        elif look.last:
+            text.stylize(Style(underline=True))
+        return text
+    if look.cursor:
+        # Marked in text, not only by the background: with NO_COLOR (or to a
+        # colour-blind eye) the cursor and a hinted square look alike.
+        label = f"▶ {label} ◀" if width >= 5 else f"▶{label}◀"
+    rows = [Text(label, style=style("board--number"))]
+    if look.verdict is not None:
+        outcome = look.verdict.outcome.value
+        rows.append(Text(short_verdict(look.verdict, width), style=style(f"board--{outcome}")))
+    if look.hint:
+        rows.append(Text("★ best" if width >= 6 else "★", style=style("board--best")))
+    if height < len(rows):
+        rows = rows[1:] if look.verdict is not None or look.hint else rows
+        rows = rows[: max(height, 1)]
+    return Text("\n").join(rows)
