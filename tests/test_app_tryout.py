@@ -27,7 +27,9 @@ from tests.support import (
     GatedAI,
     Notes,
     ScriptedAI,
+    board_view,
     click_option,
+    click_square,
     make_app,
     play,
     settle,
@@ -42,17 +44,30 @@ from ttt_tui.screens.palette import GamePalette, SafeCommandList
 from ttt_tui.screens.stats import COLUMNS, SHORT_COLUMNS, StatsScreen
 from ttt_tui.settings import Mode, Settings
 from ttt_tui.storage import Store
-from ttt_tui.widgets.cell import Cell as CellWidget
+from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.score import Score
 from ttt_tui.widgets.sidebar import MODE_OPTIONS
 
 
-def footer_keys(pilot: Pilot[None]) -> list[str]:
-    """The footer's keys as shown, e.g. ``n New``, less the command palette's."""
-    keys = pilot.app.screen.query(FooterKey).exclude(".-command-palette")
-    return [f"{key.key_display} {key.description}" for key in keys]
+async def footer_keys(pilot: Pilot[None]) -> list[str]:
+    """The footer's keys as shown, e.g. ``n New``, less the command palette's, once
+    the footer has caught up with the screen's bindings (it rebuilds after a refresh)."""
+    screen = pilot.app.screen
+    by_action: dict[str, tuple[str, bool]] = {}
+    for key, active in screen.active_bindings.items():
+        if active.binding.show and key != pilot.app.COMMAND_PALETTE_BINDING:
+            by_action.setdefault(
+                active.binding.action, (active.binding.description, active.enabled)
+            )
+    wanted = list(by_action.values())
+    for _ in range(50):
+        keys = [key for key in screen.query(FooterKey) if not key.has_class("-command-palette")]
+        if [(key.description, not key.has_class("-disabled")) for key in keys] == wanted:
+            return [f"{key.key_display} {key.description}" for key in keys]
+        await pilot.pause()
+    raise AssertionError(f"the footer never showed {wanted}")
 
 
 # Crashes ---------------------------------------------------------------------
@@ -134,12 +149,12 @@ async def test_only_the_left_button_plays_a_square_or_picks_an_option() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         for button in (2, 3):  # middle, right
-            assert await pilot.click("#cell-4", button=button)
+            assert await click_square(pilot, 4, button=button)
             await click_option(pilot, "#difficulty", "Hard", button=button)
             await settle(pilot)
         assert screen.session.game.moves == []
         assert screen.session.settings.difficulty is Difficulty.MEDIUM
-        assert await pilot.click("#cell-4", button=1)
+        assert await click_square(pilot, 4, button=1)
         await settle(pilot)
         assert screen.session.game.moves == [4, 0]
         await click_option(pilot, "#difficulty", "Hard")
@@ -154,14 +169,21 @@ async def test_ai_vs_ai_offers_only_what_works_there() -> None:
     notes = Notes(app)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_blocked(pilot, ai)
-        assert footer_keys(pilot) == ["n New", "c Coach", "p Pause", "s Stats", "? Help", "q Quit"]
+        assert (await footer_keys(pilot)) == [
+            "n New",
+            "c Coach",
+            "p Pause",
+            "s Stats",
+            "? Help",
+            "q Quit",
+        ]
         assert not screen.query_one("#hints-used").display
 
         await pilot.press("p")
         await pilot.pause()
         assert screen.session.paused
-        assert "p Resume" in footer_keys(pilot)
-        assert await pilot.click("#cell-8")
+        assert "p Resume" in (await footer_keys(pilot))
+        assert await click_square(pilot, 8)
         await pilot.pause()
         assert notes.messages == ["Paused: the computer plays both sides here; p resumes."]
         assert screen.session.game.moves == []
@@ -170,7 +192,8 @@ async def test_ai_vs_ai_offers_only_what_works_there() -> None:
         ai.allow()
         await settle(pilot)
         assert screen.session.game.is_over
-        assert "p Pause" not in footer_keys(pilot) and "p Resume" not in footer_keys(pilot)
+        shown = await footer_keys(pilot)
+        assert "p Pause" not in shown and "p Resume" not in shown
         before = len(notes.messages)
         await pilot.press("p")
         await pilot.pause()
@@ -182,7 +205,7 @@ async def test_you_vs_ai_footer_and_score_label() -> None:
     app = make_app(ScriptedAI())
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
-        assert footer_keys(pilot) == [
+        assert (await footer_keys(pilot)) == [
             "n New", "u Undo", "c Coach", "i Hint", "s Stats", "? Help", "q Quit",
         ]  # fmt: skip
         assert str(screen.query_one(Score).render()).splitlines() == [
@@ -203,7 +226,7 @@ async def test_every_footer_key_and_the_score_are_whole_at_advertised_sizes(
     async with app.run_test(size=size) as pilot:
         screen = await (start_blocked(pilot, ai) if mode is Mode.AI_VS_AI else start(pilot))
         width = size[0]
-        assert footer_keys(pilot)[-2:] == ["? Help", "q Quit"]
+        assert (await footer_keys(pilot))[-2:] == ["? Help", "q Quit"]
         for key in screen.query(FooterKey):
             assert key.region.right <= width, f"{key.description} is cut at {key.region}"
         score = screen.query_one(Score)
@@ -256,13 +279,14 @@ async def test_with_no_color_the_cursor_is_marked_in_text(monkeypatch: pytest.Mo
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
         await play(pilot, "5", "i", "right")
-        cursor = pilot.app.screen.query_one("#cell-5", CellWidget)
-        hinted = [c for c in pilot.app.screen.query(CellWidget) if c.look.hint and c is not cursor]
+        board = board_view(pilot)
+        assert board.cursor == 5
+        hinted = [c for c, look in enumerate(board.looks) if look.hint and c != 5]
         assert hinted
-        shown = [line.strip() for line in str(cursor.render()).splitlines() if line.strip()]
+        shown = [line.strip() for line in board.square_text(5).splitlines() if line.strip()]
         assert shown[0] == "▶ 6 ◀"
         for cell in hinted:
-            assert "▶" not in str(cell.render())
+            assert "▶" not in board.square_text(cell)
 
 
 async def test_the_move_list_grows_with_a_tall_terminal() -> None:
@@ -452,12 +476,12 @@ async def test_mouse_down_over_a_widget_that_has_lost_its_screen() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
-        cell = screen.query_one("#cell-0", CellWidget)
-        draw = cell.render_line
+        board = screen.query_one(BoardView)
+        draw = board.render_line
 
         def screenless(y: int) -> Strip:
             # As a widget being removed does, but only for the selection look-up: the
-            # paint after the press still draws the cell.
+            # paint after the press still draws the board.
             looking_up = any(
                 frame.name == "get_widget_and_offset_at" for frame in traceback.extract_stack()
             )
@@ -465,8 +489,8 @@ async def test_mouse_down_over_a_widget_that_has_lost_its_screen() -> None:
                 raise NoScreen("node has no screen")
             return draw(y)
 
-        cell.render_line = screenless  # type: ignore[method-assign]
-        region = cell.region
+        board.render_line = screenless  # type: ignore[method-assign]
+        region = board.region
         await race(pilot, *press_and_release(region.x + 2, region.y + 2))
         assert app.is_running
     assert app.return_code in (None, 0)

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.events import Resize
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ttt_tui.engine import (
@@ -31,6 +31,7 @@ from ttt_tui.session import AnalysisRequest, MoveRequest, Outcome, Refused, Sess
 from ttt_tui.settings import Mode
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
+from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.sidebar import Sidebar
 
 MIN_WIDTH = 56
@@ -130,7 +131,7 @@ class GameScreen(Unselectable[None]):
             yield board
             yield Sidebar(view)
         yield Static(id="too-small")
-        yield Footer()
+        yield GameFooter()
 
     def on_mount(self) -> None:
         # Read every file now, so a damaged one is reported at start rather
@@ -334,7 +335,7 @@ class GameScreen(Unselectable[None]):
         self._check_size(event.size.width, event.size.height)
 
     def _check_size(self, width: int, height: int) -> None:
-        footer = self.query_one(Footer)
+        footer = self.query_one(GameFooter)
         # Below this width every key keeps its label whole only without padding,
         # and without the palette's key (the help and the palette still list it).
         footer.compact = width < COMFORTABLE_WIDTH
