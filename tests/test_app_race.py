@@ -309,6 +309,5 @@ async def click_mark(pilot: Pilot[None], mark: Player) -> bool:
     """Click the half of the mark control that picks `mark`; whether the click landed on it."""
     choice = pilot.app.screen.query_one("#mark", Choice)
     index = [value for value, _ in choice.options].index(mark)
-    width = choice.size.width
-    x = (2 * index + 1) * width // (2 * len(choice.options))
-    return await pilot.click("#mark", offset=(x, 0))
+    region = choice.option_region(index).translate(choice.content_offset)
+    return await pilot.click("#mark", offset=(region.x + region.width // 2, region.y))

@@ -45,6 +45,7 @@ from typing import Any
 import pytest
 from textual import events
 from textual.command import CommandPalette
+from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, DataTable, OptionList, Static
 from textual.widgets._footer import FooterKey
@@ -73,12 +74,11 @@ from ttt_tui.session import AnalysisRequest, MoveRequest, Session, status_text
 from ttt_tui.settings import Mode, Settings
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
-from ttt_tui.widgets.cell import Cell as CellWidget
-from ttt_tui.widgets.cell import background
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.score import Score
 from ttt_tui.widgets.sidebar import Sidebar
+from ttt_tui.widgets.square import background
 from ttt_tui.widgets.status import StatusLine
 
 DEFAULT_SEEDS = (1, 194)
@@ -172,7 +172,7 @@ EVENT_KINDS: tuple[tuple[str, float], ...] = (
 )
 """Each kind of event and how often it comes."""
 
-CLICKABLE = (CellWidget, Choice, Checkbox, Button, FooterKey, DataTable, OptionList, Static)
+CLICKABLE = (BoardView, Choice, Checkbox, Button, FooterKey, DataTable, OptionList, Static)
 """Widgets that the targeted clicks aim at, on whichever screen is on top."""
 
 
@@ -667,8 +667,9 @@ class Fuzzer:
             await self.press(args[0])
         elif kind == "click_cell":
             cell, fx, fy = args
-            widget = self.screen.query_one(f"#cell-{cell}", CellWidget)
-            await self.click_in(widget, fx, fy, f"cell {cell + 1}")
+            board = self.screen.query_one(BoardView)
+            square = board.square_region(cell).translate(board.content_region.offset)
+            await self.click_at(square, fx, fy, f"cell {cell + 1}")
         elif kind == "click_control":
             pick, fx, fy = args
             targets = [
@@ -685,11 +686,10 @@ class Fuzzer:
             choices = [c for c in self.screen.query(Choice) if c.region.area > 0]
             if choices:
                 choice = choices[int(pick * len(choices))]
-                count = len(choice.options)
-                index = int(option * count)
-                fx = (2 * index + 1) / (2 * count)
+                index = int(option * len(choice.options))
+                region = choice.option_region(index).translate(choice.content_region.offset)
                 label = choice.options[index][1]
-                await self.click_in(choice, fx, fy, f"#{choice.id} {label!r}")
+                await self.click_at(region, 0.5, fy, f"#{choice.id} {label!r}")
             else:
                 await self.click_in(None, pick, fy, "anywhere (no controls shown)")
         elif kind == "click_anywhere":
@@ -740,8 +740,11 @@ class Fuzzer:
 
     async def click_in(self, widget: Widget | None, fx: float, fy: float, what: str) -> None:
         """Click a point of a widget's region (or of the screen) given as fractions."""
+        await self.click_at(widget.region if widget is not None else None, fx, fy, what)
+
+    async def click_at(self, region: Region | None, fx: float, fy: float, what: str) -> None:
+        """Click a point of a region of the screen (or of the screen) given as fractions."""
         width, height = self.app.size
-        region = widget.region if widget is not None else None
         if region is None or region.area == 0:
             x, y = int(fx * width), int(fy * height)
         else:
@@ -986,16 +989,16 @@ class Fuzzer:
         board_view = screen.query_one(BoardView)
         if board_view.state.board != board:
             found.append(f"the board view shows {board_view.state.board}, the model is {board}")
-        cells = sorted(screen.query(CellWidget), key=lambda cell: cell.index)
-        shown = "".join("." if c.look.mark is None else c.look.mark.value for c in cells)
+        looks = board_view.looks
+        shown = "".join("." if look.mark is None else look.mark.value for look in looks)
         if shown != str(board):
-            found.append(f"the cells show {shown}, the model is {board}")
-        painted = {c.index: background(c.look) for c in cells}
-        winning = {i for i, bg in painted.items() if bg in ("cell--line", "cell--line-lost")}
+            found.append(f"the squares show {shown}, the model is {board}")
+        painted = {cell: background(look) for cell, look in enumerate(looks)}
+        winning = {i for i, bg in painted.items() if bg in ("board--line", "board--line-lost")}
         if winning != set(cells_of(board.winning_cells())):
             found.append(f"cells {sorted(winning)} are lit as the winning line on {board}")
         # The winning line is painted over the cursor.
-        under_cursor = ("cell--cursor", "cell--cursor-hint")
+        under_cursor = ("board--cursor", "board--cursor-hint")
         cursors = [i for i, bg in painted.items() if bg in under_cursor]
         on_line = board_view.cursor in set(cells_of(board.winning_cells()))
         if cursors != ([] if on_line else [board_view.cursor]):
@@ -1046,11 +1049,9 @@ class Fuzzer:
             found.append(
                 f"hints shown on {sorted(board_view.state.hints)}, expected {sorted(hints)}"
             )
-        for cell in cells:
-            if cell.look.mark is not None and (cell.look.verdict is not None or cell.look.hint):
-                found.append(
-                    f"square {cell.index + 1} holds {cell.look.mark.value} and a verdict or hint"
-                )
+        for cell, look in enumerate(looks):
+            if look.mark is not None and (look.verdict is not None or look.hint):
+                found.append(f"square {cell + 1} holds {look.mark.value} and a verdict or hint")
 
         history = screen.query_one(History)
         if history.moves != tuple(game.moves):
@@ -1193,7 +1194,7 @@ async def test_the_checks_catch_a_board_that_is_not_its_moves(
         fuzzer.screen.session.game.board = Board.parse("XX./OO./...")
         problems = " ".join(fuzzer.problems())
         assert "is not the moves" in problems
-        assert "the cells show" in problems
+        assert "the squares show" in problems
 
 
 async def test_the_checks_catch_a_status_line_that_disagrees(

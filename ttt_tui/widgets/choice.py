@@ -1,4 +1,4 @@
-"""A segmented control: one of a few options, picked by click or arrow keys."""
+"""A segmented control: a title, and one of a few options, picked by click or arrow keys."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.events import Click
+from textual.geometry import Region
 from textual.message import Message
 from textual.widget import Widget
 
@@ -17,7 +18,8 @@ E = TypeVar("E", bound=enum.Enum)
 
 
 class Choice(Widget, Generic[E], can_focus=True):
-    """Options in a row, one selected. Posts `Choice.Changed` when the user picks one.
+    """Options in a row, one selected, under a title. Posts `Choice.Changed` when the
+    user picks one.
 
     It shows only what its parent sets: a pick asks for the option and leaves
     `value` alone, and the parent sets `value` once the choice has taken
@@ -38,10 +40,16 @@ class Choice(Widget, Generic[E], can_focus=True):
     Choice {
         height: 1;
         width: 1fr;
-        background: $surface;
     }
-    Choice:focus {
-        background: $surface-lighten-1;
+    Choice.-titled {
+        height: 3;
+    }
+    Choice > .choice--title {
+        color: $text-muted;
+    }
+    Choice > .choice--key {
+        color: $text-muted;
+        text-style: dim;
     }
     Choice > .choice--selected {
         background: $primary;
@@ -52,14 +60,23 @@ class Choice(Widget, Generic[E], can_focus=True):
         background: $accent;
     }
     Choice > .choice--option {
+        background: $surface;
         color: $text-muted;
+    }
+    Choice:focus > .choice--option {
+        background: $surface-lighten-1;
     }
     Choice:disabled > .choice--selected {
         background: $panel;
     }
     """
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"choice--selected", "choice--option"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "choice--title",
+        "choice--key",
+        "choice--selected",
+        "choice--option",
+    }
 
     class Changed(Message):
         """The user picked an option (shown once the parent sets `value`)."""
@@ -81,13 +98,23 @@ class Choice(Widget, Generic[E], can_focus=True):
         options: Sequence[tuple[E, str] | tuple[E, str, str]],
         value: E,
         *,
+        title: str = "",
+        key: str = "",
         id: str | None = None,  # noqa: A002
         classes: str | None = None,
         tooltip: str | None = None,
     ) -> None:
         """Options are (value, label) pairs, or (value, label, short label) for
-        options whose label may not fit a narrow control."""
+        options whose label may not fit a narrow control. A ``title`` is drawn
+        above the options after a blank line, followed by the ``key`` that steps
+        through them, if any (``d``)."""
         super().__init__(id=id, classes=classes)
+        self.title = title
+        """What the options choose, e.g. ``Difficulty``."""
+        self.key = key
+        """The key that steps through the options from anywhere, shown after the title."""
+        if title:
+            self.add_class("-titled")
         self.options = [(option[0], option[1]) for option in options]
         """The (value, label) pairs, in display order."""
         self.short_labels = {option[0]: option[-1] for option in options}
@@ -114,8 +141,19 @@ class Choice(Widget, Generic[E], can_focus=True):
         edges = [round(i * width / count) for i in range(count + 1)]
         return list(zip(edges, edges[1:], strict=False))
 
+    def option_region(self, index: int) -> Region:
+        """Where an option is drawn, relative to the control's content area."""
+        start, end = self._spans()[index]
+        return Region(start, self.content_size.height - 1, end - start, 1)
+
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="crop")
+        if self.title:
+            text.append("\n")
+            text.append(self.title, style=self.get_component_rich_style("choice--title"))
+            if self.key:
+                text.append(f"  ({self.key})", style=self.get_component_rich_style("choice--key"))
+            text.append("\n")
         for (value, label), (start, end) in zip(self.options, self._spans(), strict=True):
             width = end - start
             if len(label) > width:
@@ -137,11 +175,13 @@ class Choice(Widget, Generic[E], can_focus=True):
         self._pick((index + delta) % len(values))
 
     def on_click(self, event: Click) -> None:
-        """A left click picks the option under it; the other buttons do nothing."""
+        """A left click picks the option under it; the other buttons, and clicks on
+        the title, do nothing."""
         event.stop()
-        if event.button != 1:
+        offset = event.get_content_offset(self)
+        if event.button != 1 or offset is None:
             return
-        for index, (start, end) in enumerate(self._spans()):
-            if start <= event.x < end:
+        for index in range(len(self.options)):
+            if self.option_region(index).contains_point(offset):
                 self._pick(index)
                 return

@@ -6,7 +6,7 @@ from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Checkbox, Label, Static
@@ -60,8 +60,7 @@ class Sidebar(VerticalScroll, can_focus=False):
         margin-top: 1;
         color: $text-muted;
     }
-    Sidebar > #switches {
-        height: auto;
+    Sidebar > #coach {
         margin-top: 1;
     }
     Sidebar Checkbox {
@@ -151,12 +150,15 @@ class Sidebar(VerticalScroll, can_focus=False):
         self._mode = Choice(
             MODE_OPTIONS,
             view.mode,
+            title="Mode",
             id="mode",
             tooltip="Who plays each side; changing starts a new game",
         )
         self._difficulty = Choice(
             DIFFICULTY_OPTIONS,
             settings.difficulty,
+            title="Difficulty",
+            key="d",
             id="difficulty",
             classes="vs-ai-only",
             tooltip="How strongly the computer plays: click, or press d",
@@ -164,15 +166,24 @@ class Sidebar(VerticalScroll, can_focus=False):
         self._mark = Choice(
             MARK_OPTIONS,
             view.human,
+            title="You play",
             id="mark",
             classes="vs-ai-only",
             tooltip="X moves first; changing starts a new game",
         )
         self._x_engine = Choice(
-            DIFFICULTY_OPTIONS, settings.ai_x_difficulty, id="ai-x-difficulty", classes="ai-only"
+            DIFFICULTY_OPTIONS,
+            settings.ai_x_difficulty,
+            title="X engine",
+            id="ai-x-difficulty",
+            classes="ai-only",
         )
         self._o_engine = Choice(
-            DIFFICULTY_OPTIONS, settings.ai_o_difficulty, id="ai-o-difficulty", classes="ai-only"
+            DIFFICULTY_OPTIONS,
+            settings.ai_o_difficulty,
+            title="O engine",
+            id="ai-o-difficulty",
+            classes="ai-only",
         )
         self._coach = SidebarCheckbox(
             "Coach  [dim](c)[/]",
@@ -196,19 +207,13 @@ class Sidebar(VerticalScroll, can_focus=False):
         yield self._hints_used
         yield Label("Moves")
         yield self._history
-        yield Label("Mode")
         yield self._mode
-        yield Label("Difficulty  [dim](d)[/]", classes="vs-ai-only")
         yield self._difficulty
-        yield Label("You play", classes="vs-ai-only")
         yield self._mark
-        yield Label("X engine", classes="ai-only")
         yield self._x_engine
-        yield Label("O engine", classes="ai-only")
         yield self._o_engine
-        with Vertical(id="switches"):
-            yield self._coach
-            yield self._alternate
+        yield self._coach
+        yield self._alternate
         yield SidebarButton("New game  (n)", id="new-game", variant="primary", compact=True)
 
     def on_mount(self) -> None:
