@@ -2,9 +2,13 @@
 
 ``python -m ttt_tui.devtools.launch ttt-tui [ARGS...]`` runs the game as
 ``ttt-tui ARGS...`` would, and ``... launch bare`` the bare app. With
-``TTT_UIBENCH_RENDERS=PATH`` in the environment, every call of a widget's
-``render()`` is counted per widget, and on ``SIGUSR1`` the counts so far are
-written to PATH as JSON (``{"snapshot": N, "renders": {"Cell#cell-4": 3, ...}}``,
+``TTT_UIBENCH_RENDERS=PATH`` in the environment, every frame in which a widget's
+``render()`` is called is counted per widget (Textual may call it twice in a
+frame: to measure the widget for the layout, then to paint it), and every frame
+in which the board draws a square per square (the board paints its squares
+itself, line by line, without ``render()``), and on
+``SIGUSR1`` the counts so far are written to PATH as JSON (``{"snapshot": N,
+"renders": {"square 5": 1, "StatusLine#status": 2, ...}}``,
 N counting the snapshots), so the UI benchmark can take the difference across
 one move. Without the variable it only runs the app.
 
@@ -31,7 +35,8 @@ APPS = ("ttt-tui", "bare")
 
 
 class RenderCounter:
-    """Counts ``render()`` calls per widget and writes them out on request."""
+    """Counts ``render()`` calls per widget, and squares drawn per square, and writes
+    them out on request."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -42,6 +47,8 @@ class RenderCounter:
         """Snapshots written so far."""
         self._names: dict[int, str] = {}
         self._per_class: Counter[str] = Counter()
+        self._frame = 0
+        self._last_frame: dict[str, int] = {}
 
     def name(self, widget: object) -> str:
         """``Class#id``, or ``Class@n`` (the class's n-th widget seen) for one without an id."""
@@ -58,13 +65,22 @@ class RenderCounter:
             self._names[key] = name
         return name
 
+    def rendered(self, name: str) -> None:
+        """Count a render of ``name``, once per frame: measuring a widget for the
+        layout and painting it are one render of the frame they are drawn in."""
+        if self._last_frame.get(name) != self._frame:
+            self._last_frame[name] = self._frame
+            self.counts[name] += 1
+
     def install(self) -> None:
-        """Count every widget's render() from now on.
+        """Count every widget's render(), and every square drawn, from now on.
 
         `Widget._render` is the one caller of ``render()`` and hands its result
         to the `visualize` it imported; wrapping that module global counts each
         call, whichever subclass overrides ``render``. It is a Textual internal,
-        used here only, by a developer tool.
+        used here only, by a developer tool. The board draws each square through
+        the `ttt_tui.widgets.square.draw` its module imported, wrapped the same way.
+        A frame ends with each `Screen._compositor_refresh` (also internal).
         """
         import textual.widget
 
@@ -72,10 +88,32 @@ class RenderCounter:
         original: Callable[..., Any] = widget_module.visualize
 
         def counting_visualize(widget: Any, *args: Any, **kwargs: Any) -> Any:
-            self.counts[self.name(widget)] += 1
+            self.rendered(self.name(widget))
             return original(widget, *args, **kwargs)
 
         widget_module.visualize = counting_visualize
+
+        import ttt_tui.widgets.board
+
+        board_module: Any = ttt_tui.widgets.board  # draw is imported there, not exported
+        draw_square: Callable[..., Any] = board_module.draw
+
+        def counting_draw(look: Any, label: str, *args: Any, **kwargs: Any) -> Any:
+            self.rendered(f"square {label}")
+            return draw_square(look, label, *args, **kwargs)
+
+        board_module.draw = counting_draw
+
+        import textual.screen
+
+        screen_class: Any = textual.screen.Screen
+        refresh_screen: Callable[..., Any] = screen_class._compositor_refresh
+
+        def next_frame(screen: Any) -> None:
+            refresh_screen(screen)
+            self._frame += 1
+
+        screen_class._compositor_refresh = next_frame
         signal.signal(signal.SIGUSR1, self._on_signal)
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:

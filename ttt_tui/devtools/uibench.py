@@ -31,8 +31,10 @@ reply, as a person pays for it; starting a new game after one ends is not
 counted. The bare app has no computer, so the reply rows have no baseline.
 
 ``--renders`` adds one more launch of the game through
-`ttt_tui.devtools.launch`, which counts every widget's ``render()`` call, and
-reports the renders caused by a cursor move and by each play with its reply.
+`ttt_tui.devtools.launch`, which counts every widget's ``render()`` call and
+every square the board draws, and reports the renders caused by a cursor move,
+by each play and by each reply (the computer waits `RENDERS_AI_DELAY` so that
+the two are drawn, and counted, apart).
 
 Timings are what this machine did in this run: only the ratios compare like
 with like.
@@ -456,14 +458,31 @@ class GameSubject(Subject):
         return key, lambda lines: CURSOR_MARK.findall("\n".join(lines)) == [str(square)]
 
     def play(self, terminal: Terminal) -> Play:
+        pressed = time.perf_counter()
+        square, own = self.press_play(terminal)
+        if self.board.is_game_over():
+            return Play(square, None, own - pressed, None)
+        answer, reply = self.await_reply(terminal, own)
+        return Play(square, answer, own - pressed, reply - pressed)
+
+    def press_play(self, terminal: Terminal) -> tuple[int, Seconds]:
+        """Play the next free square of `PLAY_ORDER`; the square, and when its mark showed."""
         square = next(s for s in PLAY_ORDER if self.board[s - 1] is None)
         self.board = self.board.play(square - 1)
-        pressed = terminal.press(str(square).encode())
+        terminal.press(str(square).encode())
         own = terminal.wait_for(
             lambda lines: self.taken(lines, square), f"a mark on square {square}", KEY_TIMEOUT
         )
-        if self.board.is_game_over():
-            return Play(square, None, own - pressed, None)
+        return square, own
+
+    def replied(self, terminal: Terminal) -> bool:
+        """Whether the computer's reply to the last play is on screen already."""
+        empty = [cell + 1 for cell in self.board.legal_moves()]
+        return bool(self._replied(terminal.lines(), empty))
+
+    def await_reply(self, terminal: Terminal, own: Seconds) -> tuple[int, Seconds]:
+        """Wait for the computer's reply; the square, and when it showed (``own`` if it
+        was already on screen with the person's mark)."""
         empty = [cell + 1 for cell in self.board.legal_moves()]
         if self._replied(terminal.lines(), empty):
             reply = own  # in the same frame as the person's mark
@@ -473,7 +492,7 @@ class GameSubject(Subject):
             )
         (answer,) = self._replied(terminal.lines(), empty)
         self.board = self.board.play(answer - 1)
-        return Play(square, answer, own - pressed, reply - pressed)
+        return answer, reply
 
     def between_plays(self, terminal: Terminal) -> None:
         if not self.board.is_game_over():
@@ -666,9 +685,16 @@ class Renders:
         return {name: n for name, n in self.counts.items() if n > 1}
 
 
-def count_renders(plays: int, ai_delay: float) -> list[Renders]:
-    """Render counts of the game for one cursor move, then ``plays`` plays with replies."""
-    subject = GameSubject(("-m", "ttt_tui.devtools.launch", "ttt-tui"), ai_delay)
+RENDERS_AI_DELAY = 0.06
+"""The game's ``--ai-delay`` while renders are counted: long enough for the person's
+mark to be drawn, and counted, before the reply; shorter than the status line's first
+spinner frame (0.08 s), whose animation would otherwise count as renders."""
+
+
+def count_renders(plays: int) -> list[Renders]:
+    """Render counts of the game for one cursor move, then for ``plays`` plays: the
+    person's move and the computer's reply counted apart, as the two changes they are."""
+    subject = GameSubject(("-m", "ttt_tui.devtools.launch", "ttt-tui"), RENDERS_AI_DELAY)
     with tempfile.TemporaryDirectory(prefix="ttt-uibench-renders-") as counts_dir:
         path = Path(counts_dir) / "renders.json"
         with Launch(subject, seed=0, env={RENDERS_ENV: str(path)}) as launch:
@@ -685,13 +711,22 @@ def count_renders(plays: int, ai_delay: float) -> list[Renders]:
             results.append(Renders(f"cursor move to {subject.cursor}", dict(after - before)))
             for _ in range(plays):
                 before = after
-                played = subject.play(terminal)
+                played, own = subject.press_play(terminal)
+                together = not subject.board.is_game_over() and subject.replied(terminal)
+                middle = probe.counts()
+                if subject.board.is_game_over():
+                    terminal.settle()
+                    results.append(Renders(f"play {played}", dict(probe.counts() - before)))
+                    break
+                answer, _ = subject.await_reply(terminal, own)
                 terminal.settle()
                 after = probe.counts()
-                action = f"play {played.square}"
-                if played.answer is not None:
-                    action += f", reply {played.answer}"
-                results.append(Renders(action, dict(after - before)))
+                if together:
+                    action = f"play {played} and reply {answer}, in one frame"
+                    results.append(Renders(action, dict(after - before)))
+                else:
+                    results.append(Renders(f"play {played}", dict(middle - before)))
+                    results.append(Renders(f"reply {answer}", dict(after - middle)))
                 if subject.board.is_game_over():
                     break
     return results
@@ -807,21 +842,20 @@ def goal_lines(table: Sequence[Row], renders: Sequence[Renders] | None) -> list[
             continue
         verdict = "met" if ratio <= limit else "not met"
         out.append(f"- {what} within {limit}x bare: {format_ratio(ratio)}, {verdict}")
-    what = "a move plus the computer's reply renders each affected widget once"
+    what = "each change (a cursor move, a play, the reply) renders each widget it affects once"
     if renders is None:
         out.append(f"- {what}: not checked (add --renders)")
     else:
-        plays = [r for r in renders if r.action.startswith("play") and "reply" in r.action]
         repeated: Counter[str] = Counter()
-        for r in plays:
+        for r in renders:
             repeated |= Counter(r.repeated)
-        if not plays:
-            out.append(f"- {what}: not checked (no play had a reply)")
+        if not renders:
+            out.append(f"- {what}: not checked (nothing was counted)")
         elif repeated:
             worst = ", ".join(f"{name} x{n}" for name, n in repeated.most_common(3))
             out.append(
                 f"- {what}: not met ({len(repeated)} widgets rendered more than once"
-                f" in a play, most: {worst}; see Renders below)"
+                f" in one change, most: {worst}; see Renders below)"
             )
         else:
             out.append(f"- {what}: met")
@@ -886,7 +920,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     game, bare = GameSubject(ai_delay=args.ai_delay), BareSubject()
     try:
         figures = measure([game, bare], runs, keys, progress)
-        renders = count_renders(4, args.ai_delay) if args.renders else None
+        renders = count_renders(4) if args.renders else None
     except BenchError as error:
         print(f"UI benchmark failed: {error}", file=sys.stderr)
         return 1
@@ -915,7 +949,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\n".join(goal_lines(table, renders)))
     if renders is not None:
         print()
-        print("Renders (render() calls per widget) caused by each action, in one more launch:")
+        print(
+            "Renders (render() calls per widget, squares drawn by the board)"
+            " caused by each change, in one more launch:"
+        )
         print(render_report(renders))
     return 0
 
