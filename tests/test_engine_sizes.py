@@ -68,7 +68,7 @@ def mismatches(n: int, positions: list[str]) -> list[str]:
 # --- Agreement with the simple solver -------------------------------------------------------
 
 # (size, empty cells left, positions): cheap in the default run.
-SAMPLES = [(4, 6, 40), (4, 7, 15), (5, 6, 25), (5, 7, 10)]
+SAMPLES = [(4, 6, 40), (4, 7, 8), (5, 6, 25), (5, 7, 10)]
 LONG_SAMPLES = [(4, 6, 600), (4, 8, 600), (4, 9, 200), (5, 6, 600), (5, 8, 600), (5, 9, 150)]
 
 
@@ -280,7 +280,7 @@ def test_hard_wins_fastest_and_loses_slowest(n: int, outcome: str) -> None:
     ref = reference(n)
     rng = random.Random(f"lengths/{n}/{outcome}")
     checked = 0
-    while checked < 4:
+    while checked < 3:
         cells = ref.random_position(rng, 6)
         if cells is None:
             continue

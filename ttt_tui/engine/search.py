@@ -389,9 +389,11 @@ def _bounded(node: Callable[[Mask, Mask, int], bool], a: Mask, d: Mask) -> Calla
     return lambda depth: node(a, d, depth)
 
 
-def _value(solver: Solver, run: _Run, me: Mask, opp: Mask, exact: bool) -> Verdict:
+def _value(
+    solver: Solver, run: _Run, me: Mask, opp: Mask, exact: bool, book: bool = True
+) -> Verdict:
     """The value of a position for ``me``, to move."""
-    booked = _book_entry(solver, me, opp)
+    booked = _book_entry(solver, me, opp) if book else None
     if booked is not None:
         return booked[0]
     e = (solver.full ^ (me | opp)).bit_count()
@@ -481,17 +483,19 @@ def evaluate(
     cancelled: CancelCheck | None = None,
     progress: ProgressCallback | None = None,
     exact: bool = False,
+    book: bool = True,
 ) -> Verdict:
     """The position's value for the side to move, without valuing every move.
 
     The length of a win or loss is exact on 3x3 and 4x4, and on 5x5 too with
     ``exact=True``; otherwise a 5x5 length past `DISTANCE_BUDGET` nodes is None.
+    ``book=False`` proves the value by search even where the opening book has it.
     """
     _require_in_progress(board)
     solver = _solver(board)
     me, opp = _sides(board)
     with _Run(solver, cancelled, progress) as run:
-        return _value(solver, run, me, opp, exact)
+        return _value(solver, run, me, opp, exact, book)
 
 
 def analyze(
@@ -608,9 +612,6 @@ def _hard_move(
     run.set("proving the draw")
     if solver.and_node(opp, me, e):
         return rng.choice(_slowest_losses(solver, run, me, opp, legal))
-    if _passing_holds(solver, run, me, opp):
-        run.proven = True
-        return rng.choice(legal)
     # A draw: in a random order, the first move proven to keep it. That is
     # uniform among the drawing moves without proving every one of them.
     order = list(legal)

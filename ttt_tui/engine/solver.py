@@ -44,7 +44,7 @@ SYM_MARKS = {9: 9, 16: 16, 25: 4}
 _NONE = 63
 """Stored depth meaning "not proven": larger than any real depth."""
 
-TABLE_CAP: dict[int, int] = {3: 200_000, 4: 600_000, 5: 1_500_000}
+TABLE_CAP: dict[int, int] = {3: 200_000, 4: 500_000, 5: 1_000_000}
 """Entries the transposition table may hold per board size before it is cleared."""
 
 
@@ -124,6 +124,7 @@ class Solver:
         canonical = _canonical
         solver = self
         has_pairing = self._has_pairing
+        pairings = self.pairings
         maker_first = 1 << km1  # Erdős-Selfridge: sum 2^marks below this, maker to move
         breaker_first = 1 << k  # ... and below this with the breaker to move
         # Move ordering weights by marks in the line: the attacker's own lines
@@ -225,9 +226,13 @@ class Solver:
             if d_win:
                 moves = [d_win] if d_win & allow else []
             else:
-                if len(open_lines) <= PAIRING_LINES and has_pairing(open_lines):
-                    store(key, entry, _NONE - 1, _NONE)
-                    return False
+                if len(open_lines) <= PAIRING_LINES:
+                    paired = pairings.get(tuple(open_lines))
+                    if paired is None:
+                        paired = has_pairing(open_lines)
+                    if paired:
+                        store(key, entry, _NONE - 1, _NONE)
+                        return False
                 moves = order(weighted, allow)
             child = depth - 1
             for bit in moves:
@@ -313,12 +318,15 @@ class Solver:
         The defender then answers each attacker mark in a pair with the other
         cell of the pair, and no open line can ever be completed.
         """
-        key = tuple(sorted(set(open_lines)))
+        # The segments come in the fixed order of the lines: the tuple is a
+        # good key as it is, without sorting.
+        key = tuple(open_lines)
         known = self.pairings.get(key)
         if known is None:
-            if len(self.pairings) >= 100_000:
+            if len(self.pairings) >= 200_000:
+                # Cleared in place: the search holds a reference to this dict.
                 self.pairings.clear()
-            known = self.pairings[key] = _pairing(list(key), 0)
+            known = self.pairings[key] = _pairing(list(set(open_lines)), 0)
         return known
 
 
