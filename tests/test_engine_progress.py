@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -113,3 +114,16 @@ def test_tables_stay_under_their_cap() -> None:
         assert capped == clean
     finally:
         table.cap = saved
+
+
+def test_results_cross_a_process_boundary() -> None:
+    """Boards, verdicts, analyses and progress snapshots pickle and compare by value."""
+    seen: list[Progress] = []
+    solver.clear_tables()
+    analysis = analyze(CENTRE, progress=seen.append)
+    for value in (CENTRE, analysis.value, analysis, *seen[:3]):
+        copy = pickle.loads(pickle.dumps(value))
+        assert copy == value and type(copy) is type(value)
+    assert pickle.loads(pickle.dumps(analysis)).nodes == analysis.nodes
+    with pytest.raises(AttributeError, match="immutable"):
+        analysis.value = Verdict(Outcome.WIN, 1)
