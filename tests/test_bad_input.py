@@ -134,7 +134,7 @@ def test_bad_option_is_a_usage_error(tmp_path: Path, args: list[str], error: str
 # Malformed and impossible positions for analyze --------------------------------------------
 
 BAD_POSITIONS = {
-    "analyze-wrong-length": ("X.......", "expected 9 cells, got 8"),
+    "analyze-wrong-length": ("X.......", "expected 9, 16 or 25 cells, got 8"),
     "analyze-unknown-char": (
         "X.Z......",
         "unknown character 'Z' at cell 3; expected X, O, '.', '-' or '_'",
@@ -149,7 +149,7 @@ BAD_POSITIONS = {
         "XXXOO.O..",
         "X has a line but O moved last; the game ended when X won",
     ),
-    "analyze-4x4": ("." * 16, "16 cells is a 4x4 board, which is not supported yet (expected 9)"),
+    "analyze-4x4-o-ahead": ("O" + "." * 15, "O has more marks than X (1 against 0); X moves first"),
 }
 
 
@@ -189,7 +189,7 @@ def test_stdin_undecodable(tmp_path: Path) -> None:
     assert stderr.splitlines() == [
         "ttt-tui analyze: '\ufffd\ufffd.......': unknown character '\ufffd' at cell 1;"
         " expected X, O, '.', '-' or '_'",
-        "ttt-tui analyze: '\ufffd': expected 9 cells, got 1",
+        "ttt-tui analyze: '\ufffd': expected 9, 16 or 25 cells, got 1",
     ]
     out = result.stdout.decode()
     assert "position X........\n" in out

@@ -39,7 +39,29 @@ def test_quick_run_counts_the_empty_board_tree_and_prints_ratios(
         assert re.search(
             re.escape(row) + r" +\| +[\d.,]+ [mµ]?s \|.*\| [\d.,]+x (faster|slower) +\|", out
         ), row
-    assert re.search(r"34\.0 ms \| reference figure +\| not measured here", out)
+    if bench.build_rust_naive() is None:
+        assert "Compiled baseline: not measured" in out
+    else:
+        assert re.search(r"\| naive minimax compiled \(Rust\), first move, its own clock", out)
+        assert re.search(r"549,946 nodes\), built by cargo in ", out)
+        assert re.search(
+            r"faster than the compiled naive search: [\d.,]+ [mµ]?s against .*, (met|not met)\.",
+            out,
+        )
+    # The bigger boards: each row has its figures, nodes and a verdict on its goal.
+    assert re.search(
+        r"\| 4x4: cold analyze\(empty\), draw, fresh process +\| +[\d.,]+ [mµ]?s \|", out
+    )
+    assert re.search(
+        r"4x4: .*\| +[\d,]+ \| +[\d.]+ MiB \| under 1 s and 150 MiB: (met|not met)", out
+    )
+    assert re.search(
+        r"5x5: cold proof that the empty board is a draw \(no book\) .*\| +[\d,]+ \|"
+        r" +[\d.]+ MiB \| under 2 s and 65,784 nodes: (met|not met)",
+        out,
+    )
+    assert re.search(r"5x5: a Hard move, \d+ moves of 8 games .*p95 under 1 s: (met|not met)", out)
+    assert "Hard lost 0;" in out
 
 
 @pytest.mark.parametrize("position", ["X...O....", "XO..X....", "X...O...X", "XOX.O...."])
@@ -61,6 +83,13 @@ def test_naive_search_refuses_a_finished_game() -> None:
     assert board.status is Status.X_WON
     with pytest.raises(ValueError, match="expected a game in progress, got x_won"):
         bench.naive_best_move(board)
+
+
+def test_percentile_is_the_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 21)]  # 1..20
+    assert bench.percentile(values, 0.95) == 19.0
+    assert bench.percentile(values, 0.5) == 10.0
+    assert bench.percentile([3.0], 0.95) == 3.0
 
 
 @pytest.mark.parametrize(

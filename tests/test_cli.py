@@ -13,8 +13,8 @@ import pytest
 from ttt_tui import __version__
 
 ROOT = Path(__file__).resolve().parents[1]
-IN_PROGRESS_KEYS = {"position", "to_move", "status", "value", "plies", "moves", "best"}
-FINISHED_KEYS = {"position", "to_move", "status"}
+IN_PROGRESS_KEYS = {"position", "n", "k", "to_move", "status", "value", "plies", "moves", "best"}
+FINISHED_KEYS = {"position", "n", "k", "to_move", "status"}
 
 
 def ttt(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -85,6 +85,8 @@ def test_json_example_matches_spec() -> None:
     assert set(report) == IN_PROGRESS_KEYS
     assert report == {
         "position": "X........",
+        "n": 3,
+        "k": 3,
         "to_move": "O",
         "status": "in_progress",
         "value": "draw",
@@ -119,9 +121,9 @@ def test_json_one_object_per_input_in_order() -> None:
     playing, bad, won, drawn, last = reports
     assert set(playing) == IN_PROGRESS_KEYS
     assert (playing["position"], playing["to_move"]) == ("X.O.X...O", "X")
-    assert bad == {"position": "XX", "error": "expected 9 cells, got 2"}
-    assert won == {"position": "XXXOO....", "to_move": None, "status": "x_won"}
-    assert drawn == {"position": "XOXXOOOXX", "to_move": None, "status": "draw"}
+    assert bad == {"position": "XX", "error": "expected 9, 16 or 25 cells, got 2"}
+    assert won == {"position": "XXXOO....", "n": 3, "k": 3, "to_move": None, "status": "x_won"}
+    assert drawn == {"position": "XOXXOOOXX", "n": 3, "k": 3, "to_move": None, "status": "draw"}
     assert set(won) == set(drawn) == FINISHED_KEYS
     assert last["position"] == "X........"
 
@@ -140,6 +142,48 @@ def test_exit_status_zero_when_all_good() -> None:
     result = ttt("analyze", "--json", "X........", "XXX/OO./...")
     assert result.returncode == 0
     assert len(json_lines(result.stdout)) == 2
+
+
+# --- Bigger boards ---------------------------------------------------------------------------
+
+
+def test_text_draws_a_4x4_board_and_names_squares() -> None:
+    """16 cells are a 4x4 board with 4 in a row; numbers are padded, squares named a1..d4."""
+    result = ttt("analyze", "XXX./OOO./..../....")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "  X |  X |  X |  4" in lines
+    assert "----+----+----+----" in lines
+    assert " 13 | 14 | 15 | 16" in lines
+    assert "X to move: win in 1 with best play" in lines
+    assert "   4 (d1)  win in 1  <- best" in lines
+    # Only d2 blocks O's own row; every other move lets O win next.
+    assert "   8 (d2)  draw" in lines
+    assert "  16 (d4)  loss in 2" in lines
+
+
+def test_text_draws_a_5x5_board_with_squares_to_e5() -> None:
+    """25 cells are a 5x5 board with 4 in a row; the last square is e5."""
+    position = "XXX../OO.../O..../...../....."
+    result = ttt("analyze", position)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "  X |  X |  X |  4 |  5" in lines
+    assert " 21 | 22 | 23 | 24 | 25" in lines
+    assert "   4 (d1)  win in 1  <- best" in lines
+    assert any(line.startswith("  25 (e5)  ") for line in lines)
+
+
+def test_json_gives_the_size_and_line_length() -> None:
+    """Each object says n and k; a 5x5 report keeps the same keys as 3x3."""
+    result = ttt("analyze", "--json", "X" + "." * 15, "XXX../OO.../O..../...../.....")
+    assert result.returncode == 0, result.stderr
+    four, five = json_lines(result.stdout)
+    assert (four["n"], four["k"], five["n"], five["k"]) == (4, 4, 5, 4)
+    assert set(four) == set(five) == IN_PROGRESS_KEYS
+    assert (four["value"], four["plies"]) == ("draw", 15)
+    assert [m["cell"] for m in four["moves"]] == list(range(1, 16))
+    assert (five["value"], five["plies"], five["best"]) == ("win", 1, [3])
 
 
 # --- stdin ----------------------------------------------------------------------------------

@@ -58,9 +58,10 @@ def test_parse_ignores_surrounding_whitespace() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("X.......", "expected 9 cells, got 8"),
-        ("X.........", "expected 9 cells, got 10"),
-        ("", "expected 9 cells, got 0"),
+        ("X.......", "expected 9, 16 or 25 cells, got 8"),
+        ("X.........", "expected 9, 16 or 25 cells, got 10"),
+        ("", "expected 9, 16 or 25 cells, got 0"),
+        ("." * 36, "expected 9, 16 or 25 cells, got 36"),
         ("X..O..Z..", "unknown character 'Z' at cell 7"),
         ("X.. .O...", "unknown character ' ' at cell 4"),
         ("O........", "O has more marks than X \\(1 against 0\\)"),
@@ -68,9 +69,9 @@ def test_parse_ignores_surrounding_whitespace() -> None:
         ("XXX/OOO/X..", "both X and O have a line"),
         ("XXX/OO./..O", "X has a line but O moved last"),
         ("OOO/XX./XX.", "O has a line but X moved last"),
-        ("X" + "." * 15, "16 cells is a 4x4 board, which is not supported yet"),
-        ("X..O/..../..../....", "16 cells is a 4x4 board, which is not supported yet"),
-        ("." * 25, "25 cells is a 5x5 board, which is not supported yet"),
+        ("O" + "." * 15, "O has more marks than X \\(1 against 0\\)"),
+        ("XXXX/OOO./..../....", "X has a line but O moved last"),
+        ("XXXX./OOO../...../...../.....", "X has a line but O moved last"),
     ],
 )
 def test_parse_names_the_problem(text: str, message: str) -> None:

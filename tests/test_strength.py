@@ -132,3 +132,28 @@ def test_strength_imports_no_ui() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+def test_bigger_boards_play_their_own_games() -> None:
+    """--size picks the board: games end on it, and its rows have their own seeds."""
+    rows = [Matchup(Difficulty.EASY, Opponent.RANDOM, Player.X)]
+    four = strength.measure(20, SEED, rows, n=4)
+    assert four.n == 4 and four.records[rows[0]].games == 20
+    assert strength.game_rngs(SEED, rows[0], 0, 4)[0].random() != (
+        strength.game_rngs(SEED, rows[0], 0)[0].random()
+    )
+    hard = [Matchup(Difficulty.HARD, Opponent.RANDOM, side) for side in Player]
+    five = strength.measure(1, SEED, hard, n=5)
+    assert all(record.losses == 0 for record in five.records.values())
+
+
+def test_main_names_the_board(capsys: pytest.CaptureFixture[str]) -> None:
+    assert strength.main(["--size", "4", "--games", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "on 4x4 (4 in a row): 2 games a row, seed 1" in out
+    assert "--size 4 --games 2 --seed 1" in out
+
+
+def test_an_unknown_size_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"expected a size in \[3, 4, 5\], got 6"):
+        strength.measure(1, SEED, n=6)

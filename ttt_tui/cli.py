@@ -1,4 +1,4 @@
-"""`ttt-tui analyze`: exact minimax values for positions, as text or JSON."""
+"""`ttt-tui analyze`: proven values for positions on every board size, as text or JSON."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ def position_report(board: Board) -> dict[str, Any]:
     status = board.status
     report: dict[str, Any] = {
         "position": str(board),
+        "n": board.n,
+        "k": board.k,
         "to_move": board.to_move.value if status is Status.IN_PROGRESS else None,
         "status": status.value,
     }
@@ -30,12 +32,20 @@ def position_report(board: Board) -> dict[str, Any]:
 
 
 def render_text(board: Board) -> str:
-    """A readable board with each empty cell's value and the best moves marked."""
+    """A readable board with each empty cell's value and the best moves marked.
+
+    Cells show their number (1 to n*n) until marked; each valued move is
+    named by number and by square (column letter, row number, a1 top-left).
+    """
     n = board.n
+    width = len(str(n * n))
     lines = [f"position {board}"]
-    symbols = [mark.value if (mark := board[cell]) else str(cell + 1) for cell in range(n * n)]
+    symbols = [
+        (mark.value if (mark := board[cell]) else str(cell + 1)).rjust(width)
+        for cell in range(n * n)
+    ]
     grid = [" " + " | ".join(symbols[row * n : row * n + n]) for row in range(n)]
-    lines.append(("\n" + "+".join(["---"] * n) + "\n").join(grid))
+    lines.append(("\n" + "+".join(["-" * (width + 2)] * n) + "\n").join(grid))
     status = board.status
     if status is not Status.IN_PROGRESS:
         winner = status.winner
@@ -45,7 +55,8 @@ def render_text(board: Board) -> str:
     lines.append(f"{board.to_move.value} to move: {analysis.value} with best play")
     for cell, verdict in sorted(analysis.moves.items()):
         marker = "  <- best" if cell in analysis.best else ""
-        lines.append(f"  {cell + 1} ({coordinate(cell, n)})  {verdict}{marker}")
+        number = str(cell + 1).rjust(width)
+        lines.append(f"  {number} ({coordinate(cell, n)})  {verdict}{marker}")
     return "\n".join(lines)
 
 

@@ -1,15 +1,23 @@
-"""Benchmark the engine against the naive minimax of the tutorials, in one run.
+"""Benchmark the engine against naive minimax, in one run, on every board size.
 
 ``python -m ttt_tui.devtools.bench`` times, on this machine and in this run:
 
-- the baseline: the plain recursive minimax of the classic tutorial articles
-  (no memo, no pruning) choosing the first move on an empty 3x3 board;
-- ``analyze(Board.empty())`` in a fresh process (cold memo), and the import of
-  ``ttt_tui.engine`` in that process;
-- ``analyze`` and a Hard ``choose_move`` once the memo is populated (warm).
+- the baselines: the plain recursive minimax of the classic tutorial articles
+  (no memo, no pruning) choosing the first move on an empty 3x3 board, in
+  Python here and compiled (the Rust build in
+  ``shared/baselines/rust-naive-minimax``, built with cargo when it is there);
+- ``analyze(Board.empty())`` in a fresh process (cold tables), and the import
+  of ``ttt_tui.engine`` in that process; ``analyze`` and a Hard
+  ``choose_move`` once the tables are populated (warm);
+- 4x4: ``analyze`` of the empty board in fresh processes, with nodes and peak
+  memory; 5x5: the proof that the empty board is a draw (no opening book),
+  and every Hard move over whole games against random, Easy, Medium and Hard,
+  as X and as O, in one process whose tables stay warm across games, as in
+  the app's search process.
 
-Every figure is a median over repeated runs and is quoted as a ratio to the
-baseline measured alongside it. Pure Python: no Textual, no Rich.
+Time figures are medians (and p95 where a distribution matters) and the 3x3
+ones are quoted as ratios to the baselines measured alongside them. Pure
+Python: no Textual, no Rich.
 
 ``--ui`` runs the interface benchmark instead (`ttt_tui.devtools.uibench`).
 """
@@ -18,9 +26,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import random
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -29,14 +40,27 @@ import timeit
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ttt_tui.engine import Board, Difficulty, analyze, choose_move
 
 Seconds = float
 """A duration in seconds."""
 
-REFERENCE_COMPILED_NAIVE: Seconds = 0.034
-"""The same naive search compiled (Rust), as reported elsewhere. Not measured here."""
+RUST_NAIVE = Path("/work/shared/baselines/rust-naive-minimax")
+"""A Rust build of a tutorial's naive minimax: the compiled baseline, if present."""
+
+RUST_TARGET = Path.home() / ".cache" / "ttt-tui-bench" / "rust-naive-minimax"
+"""Where cargo builds it: outside the repository."""
+
+REFERENCE_4X4_NODES = 25_034
+"""Nodes a pure-Python alpha-beta (table, symmetries, forced blocks) needed for (4,4,4)."""
+
+REFERENCE_5X5_NODES = 65_784
+"""Nodes a pure-Python proof search needed to prove (5,5,4) a draw."""
+
+REFERENCE_5X5_SECONDS: Seconds = 1.15
+"""CPU seconds that proof search took, on the machine it was quoted from."""
 
 REFERENCE_CPYTHON_NAIVE: Seconds = 0.8
 """The reference CPython timing of the naive search. Not measured here."""
@@ -63,6 +87,62 @@ imported = time.perf_counter()
 analyze(Board.empty())
 done = time.perf_counter()
 print(json.dumps({"import": imported - start, "analyze": done - imported}))
+"""
+
+_BIG_SCRIPT = """\
+import json, resource, sys, time
+from ttt_tui.engine import Board, analyze, evaluate
+from ttt_tui.engine.search import _solver
+n, what = int(sys.argv[1]), sys.argv[2]
+board = Board.empty(n)
+table = _solver(board)
+wall, cpu = time.perf_counter(), time.process_time()
+if what == "analyze":
+    value = str(analyze(board).value)
+else:
+    value = str(evaluate(board, book=False))
+wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+nodes = table.nodes
+print(json.dumps({
+    "wall": wall, "cpu": cpu,
+    "nodes": nodes, "value": value,
+    "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+}))
+"""
+
+_GAMES_SCRIPT = """\
+import json, random, resource, sys, time
+from ttt_tui.engine import Board, Difficulty, Player, choose_move
+from ttt_tui.engine.search import _solver
+n, games = int(sys.argv[1]), int(sys.argv[2])
+moves, lost, results = [], 0, {}
+for opponent in ("random", "easy", "medium", "hard"):
+    for hard in (Player.X, Player.O):
+        for game in range(games):
+            rng_h = random.Random(f"bench/{n}/{opponent}/{hard.value}/{game}/hard")
+            rng_o = random.Random(f"bench/{n}/{opponent}/{hard.value}/{game}/other")
+            board = Board.empty(n)
+            while not board.is_game_over():
+                if board.to_move is hard:
+                    table = _solver(board)
+                    before = table.nodes
+                    wall, cpu = time.perf_counter(), time.process_time()
+                    cell = choose_move(board, Difficulty.HARD, rng_h)
+                    moves.append((
+                        time.process_time() - cpu, time.perf_counter() - wall,
+                        table.nodes - before,
+                    ))
+                elif opponent == "random":
+                    cell = rng_o.choice(board.legal_moves())
+                else:
+                    cell = choose_move(board, Difficulty(opponent), rng_o)
+                board = board.play(cell)
+            lost += board.status.winner is hard.other
+print(json.dumps({
+    "moves": moves, "lost": lost,
+    "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+    "entries": len(_solver(Board.empty(n)).table),
+}))
 """
 
 
@@ -193,23 +273,38 @@ def _child_env() -> dict[str, str]:
     return env
 
 
-def time_cold(runs: int) -> list[tuple[Seconds, Seconds]]:
-    """``(import, analyze)`` seconds from ``runs`` fresh interpreter processes."""
-    env = _child_env()
+def cold_process() -> tuple[Seconds, Seconds]:
+    """``(import, analyze)`` seconds from one fresh interpreter process."""
+    out = subprocess.run(
+        [sys.executable, "-c", _COLD_SCRIPT],
+        env=_child_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    data = json.loads(out)
+    return float(data["import"]), float(data["analyze"])
 
-    def one() -> tuple[Seconds, Seconds]:
-        out = subprocess.run(
-            [sys.executable, "-c", _COLD_SCRIPT],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        data = json.loads(out)
-        return float(data["import"]), float(data["analyze"])
 
-    one()  # Not counted: lets the first timed process find .pyc files written.
-    return [one() for _ in range(runs)]
+def time_cold(
+    runs: int, rust: Path | None = None
+) -> tuple[list[tuple[Seconds, Seconds]], list[Seconds], int]:
+    """``(import, analyze)`` seconds from ``runs`` fresh interpreter processes.
+
+    With a compiled baseline, each process alternates with one run of it, so
+    both meet the same load on a shared machine; its times and nodes come back
+    too (empty and 0 without it).
+    """
+    cold_process()  # Not counted: lets the first timed process find .pyc files written.
+    cold: list[tuple[Seconds, Seconds]] = []
+    compiled: list[Seconds] = []
+    nodes = 0
+    for _ in range(runs):
+        cold.append(cold_process())
+        if rust is not None:
+            times, nodes = time_rust_naive(rust, 1)
+            compiled.extend(times)
+    return cold, compiled, nodes
 
 
 def time_warm(func: Callable[[], object], repeat: int, target: Seconds) -> tuple[Seconds, int]:
@@ -226,6 +321,68 @@ def time_warm(func: Callable[[], object], repeat: int, target: Seconds) -> tuple
         number = max(number * 2, int(number * target / max(elapsed, 1e-9) * 1.1))
     runs = timer.repeat(repeat=repeat, number=number)
     return statistics.median(runs) / number, number
+
+
+def _child(script: str, *args: str) -> dict[str, Any]:
+    """Run a measuring script in a fresh interpreter and read its JSON line."""
+    out = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        env=_child_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    data: dict[str, Any] = json.loads(out)
+    return data
+
+
+def build_rust_naive() -> Path | None:
+    """Build the compiled baseline with cargo, outside the repository; None if impossible."""
+    cargo = shutil.which("cargo")
+    if cargo is None or not (RUST_NAIVE / "Cargo.toml").is_file():
+        return None
+    env = dict(os.environ, CARGO_TARGET_DIR=str(RUST_TARGET))
+    built = subprocess.run(
+        [
+            cargo,
+            "build",
+            "--release",
+            "--offline",
+            "--quiet",
+            "--manifest-path",
+            str(RUST_NAIVE / "Cargo.toml"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    binary = RUST_TARGET / "release" / "naive-minimax"
+    return binary if built.returncode == 0 and binary.is_file() else None
+
+
+def time_rust_naive(binary: Path, runs: int) -> tuple[list[Seconds], int]:
+    """The compiled search's own timing of the empty board (in-process), and its nodes."""
+    times: list[Seconds] = []
+    nodes = 0
+    for _ in range(runs):
+        out = subprocess.run([str(binary)], capture_output=True, text=True, check=True).stdout
+        match = re.search(r"nodes=(\d+) time=([\d.]+) ms", out)
+        if match is None:
+            raise RuntimeError(f"unexpected output from {binary}: {out!r}")
+        nodes = int(match[1])
+        times.append(float(match[2]) / 1000)
+    return times, nodes
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """The nearest-rank percentile: the smallest value with ``fraction`` of them at or below."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def format_mib(size: float) -> str:
+    """Bytes as MiB with one decimal."""
+    return f"{size / 2**20:.1f} MiB"
 
 
 def format_time(seconds: Seconds) -> str:
@@ -274,14 +431,6 @@ def render_table(naive: Seconds, rows: Sequence[Figure]) -> str:
         )
         for row in rows
     ]
-    body.append(
-        (
-            "naive minimax compiled (Rust), first move",
-            format_time(REFERENCE_COMPILED_NAIVE),
-            "reference figure",
-            "not measured here",
-        )
-    )
     return markdown_table(header, body, right={1})
 
 
@@ -331,6 +480,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="runs of the naive search (default: 5, or 1 with --quick)",
     )
+    parser.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help="5x5 games of Hard per opponent and side (default: 3, or 1 with --quick)",
+    )
     parser.add_argument("--quick", action="store_true", help="fewer and shorter runs, for tests")
     parser.add_argument(
         "--ui",
@@ -376,7 +531,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f" {naive.nodes + 1:,}."
     )
 
-    cold = time_cold(repeat)
+    rust = build_rust_naive()
+    cold, rust_times, rust_nodes = time_cold(repeat, rust)
     warm_board = Board.parse(WARM_POSITION)
     rng = random.Random(0)
     analyze(Board.empty())  # Populates the memo: the warm figures start here.
@@ -385,6 +541,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         lambda: choose_move(warm_board, Difficulty.HARD, rng), repeat, target
     )
 
+    rust_median = statistics.median(rust_times) if rust_times else None
+
+    cold_total = statistics.median(i + a for i, a in cold)
     rows = [
         Figure("naive minimax, first move on empty board", naive_median, plural(naive_runs, "run")),
         Figure(
@@ -400,7 +559,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ),
         Figure(
             "cold import + analyze(empty), fresh process",
-            statistics.median(i + a for i, a in cold),
+            cold_total,
             plural(repeat, "process", "processes"),
         ),
         Figure(
@@ -414,17 +573,102 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{repeat} x {choose_loops:,} loops",
         ),
     ]
+    if rust_median is not None:
+        rows.append(
+            Figure(
+                "naive minimax compiled (Rust), first move, its own clock",
+                rust_median,
+                plural(repeat, "run"),
+            )
+        )
     print()
     print(render_table(naive_median, rows))
     print()
-    print(
-        "References, not measured here: the naive search takes about"
-        f" {format_time(REFERENCE_CPYTHON_NAIVE)} in CPython\n"
-        f"and {format_time(REFERENCE_COMPILED_NAIVE)} compiled (Rust) on the machine"
-        " they were quoted from. Only the\nratios to the naive run above compare"
-        " like with like."
-    )
+    if rust_median is None:
+        print(f"Compiled baseline: not measured (cargo or {RUST_NAIVE} is missing here).")
+    else:
+        verdict = "met" if cold_total < rust_median else "not met"
+        print(
+            f"Compiled baseline: {rust} ({rust_nodes:,} nodes), built by cargo in"
+            f" {RUST_TARGET}.\nGoal: a fresh process imports the engine and analyses the"
+            f" empty 3x3 board faster than the compiled naive search: {format_time(cold_total)}"
+            f" against {format_time(rust_median)}, {verdict}."
+        )
+
+    big_runs = 1 if args.quick else 5
+    games = args.games if args.games is not None else 1 if args.quick else 3
+    print()
+    print(big_boards(big_runs, games))
     return 0
+
+
+def big_boards(runs: int, games: int) -> str:
+    """The 4x4 and 5x5 figures, measured in fresh processes, as text with a table."""
+    four = [_child(_BIG_SCRIPT, "4", "analyze") for _ in range(runs)]
+    proof = [_child(_BIG_SCRIPT, "5", "proof") for _ in range(runs)]
+    played = _child(_GAMES_SCRIPT, "5", str(games))
+    header = ("what", "CPU median", "CPU p95", "wall median", "nodes", "peak memory", "goal")
+    body = []
+
+    def median(rows: list[dict[str, Any]], key: str) -> float:
+        return statistics.median(float(r[key]) for r in rows)
+
+    four_cpu, four_rss = median(four, "cpu"), max(r["rss"] for r in four)
+    body.append(
+        (
+            f"4x4: cold analyze(empty), {four[0]['value']}, fresh process",
+            format_time(four_cpu),
+            "",
+            format_time(median(four, "wall")),
+            f"{four[0]['nodes']:,}",
+            format_mib(four_rss),
+            "under 1 s and 150 MiB: "
+            + ("met" if four_cpu < 1 and four_rss < 150 * 2**20 else "not met"),
+        )
+    )
+    proof_cpu, proof_nodes = median(proof, "cpu"), proof[0]["nodes"]
+    body.append(
+        (
+            f"5x5: cold proof that the empty board is a {proof[0]['value']} (no book)",
+            format_time(proof_cpu),
+            "",
+            format_time(median(proof, "wall")),
+            f"{proof_nodes:,}",
+            format_mib(max(r["rss"] for r in proof)),
+            f"under 2 s and {REFERENCE_5X5_NODES:,} nodes: "
+            + ("met" if proof_cpu < 2 and proof_nodes < REFERENCE_5X5_NODES else "not met"),
+        )
+    )
+    moves = played["moves"]
+    cpu = [m[0] for m in moves]
+    wall = [m[1] for m in moves]
+    nodes = [m[2] for m in moves]
+    body.append(
+        (
+            f"5x5: a Hard move, {len(moves):,} moves of {8 * games} games",
+            format_time(statistics.median(cpu)),
+            format_time(percentile(cpu, 0.95)),
+            format_time(statistics.median(wall)),
+            f"{statistics.median(nodes):,.0f} (p95 {percentile(nodes, 0.95):,.0f})",
+            format_mib(played["rss"]),
+            "p95 under 1 s: " + ("met" if percentile(cpu, 0.95) < 1 else "not met"),
+        )
+    )
+    table = markdown_table(header, body, right={1, 2, 3, 4, 5})
+    return (
+        "Bigger boards: CPU seconds of the searching process (the machine is shared, so\n"
+        "wall time can be longer); nodes are positions the search expanded.\n\n"
+        + table
+        + "\n\n"
+        + f"Hard's games: against random, Easy, Medium and Hard, as X and as O, {games} of"
+        f" each, in one process (tables warm across games). Slowest move:"
+        f" {format_time(max(cpu))} of CPU, {format_time(max(wall))} wall,"
+        f" {max(nodes):,} nodes; Hard lost {played['lost']}; {played['entries']:,} table"
+        " entries at the end.\n"
+        f"References, not measured here: a pure-Python alpha-beta reached the 4x4 value in"
+        f" {REFERENCE_4X4_NODES:,} nodes; a pure-Python proof search proved 5x5 a draw in"
+        f" {REFERENCE_5X5_NODES:,} nodes and {format_time(REFERENCE_5X5_SECONDS)}."
+    )
 
 
 if __name__ == "__main__":

@@ -2,10 +2,10 @@
 
 ``python -m ttt_tui.devtools.strength`` plays every difficulty against a
 uniformly random opponent and against a perfect one (Hard), once as X and once
-as O, and prints win / draw / loss percentages as a Markdown table. Every game gets
-its own `random.Random` per player, seeded from ``--seed`` and the game's
-place in the table, so any single game can be replayed. Pure Python: no
-Textual, no Rich.
+as O, and prints win / draw / loss percentages as a Markdown table; ``--size``
+picks the board (3, 4 or 5). Every game gets its own `random.Random` per
+player, seeded from ``--seed``, the board and the game's place in the table, so
+any single game can be replayed. Pure Python: no Textual, no Rich.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ttt_tui.engine import Board, Cell, Difficulty, Player, Status, choose_move
+from ttt_tui.engine import SIZES, Board, Cell, Difficulty, Player, Status, choose_move
 
 Policy = Callable[[Board, random.Random], Cell]
 """Chooses a move for the side to move, drawing any randomness from the given rng."""
@@ -59,10 +59,14 @@ def difficulty_policy(difficulty: Difficulty) -> Policy:
 
 
 def play_match(
-    x_policy: Policy, o_policy: Policy, rng_x: random.Random, rng_o: random.Random
+    x_policy: Policy,
+    o_policy: Policy,
+    rng_x: random.Random,
+    rng_o: random.Random,
+    n: int = 3,
 ) -> Status:
-    """Play one game from the empty board to its end and return how it ended."""
-    board = Board.empty()
+    """Play one game from the empty n x n board to its end and return how it ended."""
+    board = Board.empty(n)
     while (status := board.status) is Status.IN_PROGRESS:
         if board.to_move is Player.X:
             board = board.play(x_policy(board, rng_x))
@@ -136,6 +140,8 @@ class Strength:
     """Games played in each matchup."""
     seed: int
     """The seed every game's randomness came from."""
+    n: int = 3
+    """The board's size."""
     records: dict[Matchup, Record] = field(default_factory=dict)
     """Results by matchup, in the order they were played."""
 
@@ -149,14 +155,21 @@ def all_matchups(
     return [Matchup(d, o, s) for d in difficulties for o in opponents for s in sides]
 
 
-def game_rngs(seed: int, matchup: Matchup, game: int) -> tuple[random.Random, random.Random]:
-    """The ``(rng_x, rng_o)`` of one game, derived from the seed and nothing else.
+def game_rngs(
+    seed: int, matchup: Matchup, game: int, n: int = 3
+) -> tuple[random.Random, random.Random]:
+    """The ``(rng_x, rng_o)`` of one game, derived from the seed, board and game alone.
 
     A string seed is hashed with SHA-512, so it is the same in every process
     whatever ``PYTHONHASHSEED`` is, and rows do not share a stream: measuring
-    a subset of the table gives the same numbers for those rows.
+    a subset of the table gives the same numbers for those rows. (3x3 keeps
+    the stems it had before the other sizes, so its table is unchanged.)
     """
-    stem = f"{seed}/{matchup.difficulty.value}/{matchup.opponent.value}/{matchup.side.value}/{game}"
+    size = "" if n == 3 else f"{n}x{n}/"
+    stem = (
+        f"{seed}/{size}{matchup.difficulty.value}/{matchup.opponent.value}"
+        f"/{matchup.side.value}/{game}"
+    )
     return random.Random(f"{stem}/X"), random.Random(f"{stem}/O")
 
 
@@ -164,19 +177,22 @@ def measure(
     games: int = DEFAULT_GAMES,
     seed: int = DEFAULT_SEED,
     matchups: Sequence[Matchup] | None = None,
+    n: int = 3,
 ) -> Strength:
-    """Play ``games`` seeded games for each matchup (all of them by default)."""
+    """Play ``games`` seeded games on an n x n board for each matchup (all by default)."""
     if games < 1:
         raise ValueError(f"expected at least 1 game, got {games}")
-    result = Strength(games, seed)
+    if n not in SIZES:
+        raise ValueError(f"expected a size in {sorted(SIZES)}, got {n}")
+    result = Strength(games, seed, n)
     for matchup in all_matchups() if matchups is None else matchups:
         level = difficulty_policy(matchup.difficulty)
         other = matchup.opponent.policy
         x_policy, o_policy = (level, other) if matchup.side is Player.X else (other, level)
         record = Record()
         for game in range(games):
-            rng_x, rng_o = game_rngs(seed, matchup, game)
-            record.add(play_match(x_policy, o_policy, rng_x, rng_o), matchup.side)
+            rng_x, rng_o = game_rngs(seed, matchup, game, n)
+            record.add(play_match(x_policy, o_policy, rng_x, rng_o, n), matchup.side)
         result.records[matchup] = record
     return result
 
@@ -288,6 +304,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"games per row of the table (default: {DEFAULT_GAMES:,})",
     )
     parser.add_argument(
+        "--size",
+        type=int,
+        default=3,
+        choices=sorted(SIZES),
+        help="the board: 3 (3 in a row), 4 (4 in a row) or 5 (4 in a row); default 3",
+    )
+    parser.add_argument(
         "--seed",
         type=int,
         default=DEFAULT_SEED,
@@ -303,11 +326,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"expected at least 1 game, got {args.games}")
-    strength = measure(args.games, args.seed)
+    strength = measure(args.games, args.seed, n=args.size)
+    n = strength.n
     print(
-        f"Strength by difficulty: {strength.games:,} games a row, seed {strength.seed}"
-        " (python -m ttt_tui.devtools.strength"
-        f" --games {strength.games} --seed {strength.seed})."
+        f"Strength by difficulty on {n}x{n} ({SIZES[n]} in a row): {strength.games:,} games"
+        f" a row, seed {strength.seed} (python -m ttt_tui.devtools.strength"
+        f" --size {n} --games {strength.games} --seed {strength.seed})."
     )
     print(
         "Percentages are from the level's side, rounded to 0.1 (a row may sum to 99.9"

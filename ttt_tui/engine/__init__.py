@@ -1,6 +1,7 @@
 """Pure game logic: boards, rules, search and difficulty. No UI imports."""
 
 from ttt_tui.engine.board import (
+    SIZES,
     Board,
     Cell,
     IllegalMoveError,
@@ -17,10 +18,13 @@ from ttt_tui.engine.search import (
     Difficulty,
     GameOverError,
     Outcome,
+    Progress,
+    ProgressCallback,
     SearchCancelled,
     Verdict,
     analyze,
     choose_move,
+    evaluate,
 )
 
 __all__ = [
@@ -34,6 +38,9 @@ __all__ = [
     "InvalidPositionError",
     "Outcome",
     "Player",
+    "Progress",
+    "ProgressCallback",
+    "SIZES",
     "SearchCancelled",
     "Status",
     "Verdict",
@@ -41,5 +48,6 @@ __all__ = [
     "cells_of",
     "choose_move",
     "coordinate",
+    "evaluate",
     "mover_of",
 ]

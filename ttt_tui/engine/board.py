@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import enum
-import functools
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 Cell = int
 """A cell index, 0-based in reading order (0 is top-left)."""
@@ -13,11 +11,8 @@ Cell = int
 Mask = int
 """A set of cells as a bit mask: bit ``c`` is set when cell ``c`` is in the set."""
 
-SUPPORTED_SIZES: dict[int, int] = {3: 3}
-"""Board sizes that the game plays today, mapped to their line length."""
-
-PLANNED_SIZES: dict[int, int] = {4: 4, 5: 4}
-"""Board sizes the model understands but the game does not play yet."""
+SIZES: dict[int, int] = {3: 3, 4: 4, 5: 4}
+"""The board sizes the game plays (cells per side), mapped to the line length that wins."""
 
 EMPTY_CHARS = frozenset(".-_")
 """Characters that `Board.parse` accepts for an empty cell."""
@@ -72,9 +67,10 @@ class IllegalMoveError(ValueError):
     """A move onto an occupied cell, off the board, or after the game ended."""
 
 
-@dataclass(frozen=True, slots=True)
 class Geometry:
-    """The fixed facts of an n x n board where k in a row wins."""
+    """The fixed facts of an n x n board where k in a row wins. Build one with `geometry`."""
+
+    __slots__ = ("full", "k", "lines", "lines_through", "n")
 
     n: int
     """Cells per side."""
@@ -87,29 +83,40 @@ class Geometry:
     lines_through: tuple[tuple[Mask, ...], ...]
     """For each cell, the winning lines that contain it."""
 
+    def __init__(self, n: int, k: int) -> None:
+        if n < 1 or not 1 <= k <= n:
+            raise ValueError(f"expected 1 <= k <= n, got n={n}, k={k}")
+        lines: list[Mask] = []
+        for row in range(n):
+            for col in range(n):
+                for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    end_row, end_col = row + d_row * (k - 1), col + d_col * (k - 1)
+                    if 0 <= end_row < n and 0 <= end_col < n:
+                        mask = 0
+                        for step in range(k):
+                            mask |= 1 << ((row + d_row * step) * n + col + d_col * step)
+                        lines.append(mask)
+        self.n, self.k, self.full = n, k, (1 << n * n) - 1
+        self.lines = tuple(lines)
+        self.lines_through = tuple(
+            tuple(line for line in lines if line >> cell & 1) for cell in range(n * n)
+        )
+
     @property
     def size(self) -> int:
         """The number of cells."""
         return self.n * self.n
 
 
-@functools.cache
+_GEOMETRIES: dict[tuple[int, int], Geometry] = {}
+
+
 def geometry(n: int, k: int) -> Geometry:
     """The geometry of an n x n board with k in a row, computed once."""
-    if n < 1 or not 1 <= k <= n:
-        raise ValueError(f"expected 1 <= k <= n, got n={n}, k={k}")
-    lines: list[Mask] = []
-    for row in range(n):
-        for col in range(n):
-            for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                end_row, end_col = row + d_row * (k - 1), col + d_col * (k - 1)
-                if 0 <= end_row < n and 0 <= end_col < n:
-                    mask = 0
-                    for step in range(k):
-                        mask |= 1 << ((row + d_row * step) * n + col + d_col * step)
-                    lines.append(mask)
-    through = tuple(tuple(line for line in lines if line >> cell & 1) for cell in range(n * n))
-    return Geometry(n, k, (1 << n * n) - 1, tuple(lines), through)
+    geo = _GEOMETRIES.get((n, k))
+    if geo is None:
+        geo = _GEOMETRIES[n, k] = Geometry(n, k)
+    return geo
 
 
 def cells_of(mask: Mask) -> Iterator[Cell]:
@@ -125,27 +132,62 @@ def has_line(geo: Geometry, marks: Mask) -> bool:
     return any(marks & line == line for line in geo.lines)
 
 
-@dataclass(frozen=True, slots=True)
 class Board:
     """An immutable position. The side to move follows from the counts.
 
     Construct one with `Board.empty`, `Board.parse` or `Board.play`; the
     constructor trusts its masks and is for code that already holds a legal
-    position.
+    position. Boards compare and hash by value.
     """
 
-    x: Mask = 0
+    # A slots class rather than a frozen dataclass: `dataclasses` (and the
+    # `inspect` it imports) was most of the engine's import time.
+    __slots__ = ("k", "n", "o", "x")
+
+    x: Mask
     """The cells holding X."""
-    o: Mask = 0
+    o: Mask
     """The cells holding O."""
-    n: int = 3
+    n: int
     """Cells per side."""
-    k: int = 3
+    k: int
     """Marks in a row needed to win."""
 
+    def __init__(self, x: Mask = 0, o: Mask = 0, n: int = 3, k: int | None = None) -> None:
+        set_ = object.__setattr__
+        set_(self, "x", x)
+        set_(self, "o", o)
+        set_(self, "n", n)
+        set_(self, "k", SIZES.get(n, n) if k is None else k)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Board is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Board is immutable; cannot delete {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (self.x, self.o, self.n, self.k) == (other.x, other.o, other.n, other.k)
+
+    def __hash__(self) -> int:
+        return hash((self.x, self.o, self.n, self.k))
+
+    def __repr__(self) -> str:
+        return f"Board(x={self.x}, o={self.o}, n={self.n}, k={self.k})"
+
+    def __reduce__(self) -> tuple[type[Board], tuple[Mask, Mask, int, int]]:
+        # Immutable slots need this to pickle (boards cross to the search process).
+        return (Board, (self.x, self.o, self.n, self.k))
+
     @classmethod
-    def empty(cls, n: int = 3, k: int = 3) -> Board:
-        """The starting position of an n x n game with k in a row."""
+    def empty(cls, n: int = 3, k: int | None = None) -> Board:
+        """The starting position of an n x n game; k in a row wins, by default `SIZES[n]`."""
+        if k is None:
+            if n not in SIZES:
+                raise ValueError(f"expected a size in {sorted(SIZES)}, got {n}")
+            k = SIZES[n]
         geometry(n, k)
         return cls(0, 0, n, k)
 
@@ -154,19 +196,15 @@ class Board:
         """Read a position such as ``"X..-O-/..."``.
 
         X and O in either case; ``.``, ``-`` or ``_`` for an empty cell;
-        ``/`` between rows is optional. The size follows from the length.
+        ``/`` between rows is optional. The size follows from the length
+        (9, 16 or 25 cells), and the line length from `SIZES`.
         Raises `InvalidPositionError` naming the problem for anything that
         is unreadable or could not arise in a real game.
         """
         cells = text.strip().replace("/", "")
         length = len(cells)
         n = _side_for_length(length)
-        if n in PLANNED_SIZES:
-            raise InvalidPositionError(
-                f"{length} cells is a {n}x{n} board, which is not supported yet"
-                f" (expected {_expected_lengths()})"
-            )
-        if n not in SUPPORTED_SIZES:
+        if n not in SIZES:
             raise InvalidPositionError(f"expected {_expected_lengths()} cells, got {length}")
         x = o = 0
         for cell, char in enumerate(cells):
@@ -179,7 +217,7 @@ class Board:
                 raise InvalidPositionError(
                     f"unknown character {char!r} at cell {cell + 1}; expected X, O, '.', '-' or '_'"
                 )
-        board = cls(x, o, n, SUPPORTED_SIZES[n])
+        board = cls(x, o, n, SIZES[n])
         board.validate()
         return board
 
@@ -312,10 +350,14 @@ def _side_for_length(length: int) -> int:
 
 
 def _expected_lengths() -> str:
-    return " or ".join(str(n * n) for n in SUPPORTED_SIZES)
+    lengths = [str(n * n) for n in SIZES]
+    return ", ".join(lengths[:-1]) + " or " + lengths[-1]
 
 
 def coordinate(cell: Cell, n: int = 3) -> str:
-    """A cell's human name: column letter and row number, e.g. ``b2``."""
+    """A cell's human name: column letter and row number, ``a1`` top-left, e.g. ``b2``.
+
+    On 5x5 the names run from ``a1`` to ``e5``.
+    """
     row, col = divmod(cell, n)
     return f"{chr(ord('a') + col)}{row + 1}"

@@ -1,0 +1,129 @@
+"""Searches report progress, stop promptly when cancelled, and leave their tables sound."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+from ttt_tui.engine import (
+    Board,
+    Difficulty,
+    Outcome,
+    Progress,
+    SearchCancelled,
+    Verdict,
+    analyze,
+    choose_move,
+    solver,
+)
+from ttt_tui.engine.search import _solver
+
+# X in the centre: O to move, a draw; every reply must be proven to draw or lose.
+CENTRE = Board.empty(5).play(12)
+
+
+def test_progress_reports_nodes_time_stage_and_a_partial_analysis() -> None:
+    """Snapshots arrive while the search runs; the partial analyses grow to the full one."""
+    solver.clear_tables()
+    seen: list[Progress] = []
+    analysis = analyze(CENTRE, progress=seen.append)
+    assert seen, "a search of this size reports at least once"
+    assert all(isinstance(p, Progress) for p in seen)
+    nodes = [p.nodes for p in seen]
+    assert nodes == sorted(nodes) and nodes[-1] <= analysis.nodes
+    elapsed = [p.elapsed for p in seen]
+    assert elapsed == sorted(elapsed) and elapsed[0] > 0
+    assert all(p.stage for p in seen)
+    partial = [p.analysis for p in seen if p.analysis is not None]
+    for part in partial:
+        assert not part.complete
+        assert part.value == analysis.value
+        assert part.moves.items() <= analysis.moves.items()
+    for p in seen:
+        if p.proven:
+            assert p.best is not None and analysis.moves[p.best].outcome is Outcome.DRAW
+    assert analysis.complete and len(analysis.moves) == 24
+
+
+def test_a_cancelled_search_stops_within_a_few_hundred_nodes() -> None:
+    """Once the flag is up the search raises at its next check: 256 nodes at most."""
+    solver.clear_tables()
+    table = _solver(CENTRE)
+    raised_at: list[int] = []
+    start = table.nodes
+
+    def cancel_after_1000() -> bool:
+        if table.nodes - start >= 1000:
+            raised_at.append(table.nodes - start)
+            return True
+        return False
+
+    with pytest.raises(SearchCancelled, match="the caller cancelled the search"):
+        analyze(CENTRE, cancelled=cancel_after_1000)
+    assert raised_at and table.nodes - start - raised_at[0] == 0
+    assert 1000 <= raised_at[0] < 1000 + 256
+
+
+@pytest.mark.parametrize("cancel_at", [1, 4, 12])
+def test_a_cancelled_search_leaves_the_tables_sound(cancel_at: int) -> None:
+    """Cancelled after some ticks, a search stores nothing unproven: answers stay exact."""
+    solver.clear_tables()
+    clean_board = CENTRE
+    clean = analyze(clean_board)
+    solver.clear_tables()
+    ticks = 0
+
+    def cancel() -> bool:
+        nonlocal ticks
+        ticks += 1
+        return ticks > cancel_at
+
+    with pytest.raises(SearchCancelled):
+        analyze(clean_board, cancelled=cancel)
+    again = analyze(clean_board)
+    assert again == clean
+    assert again.value == Verdict(Outcome.DRAW, 24)
+    assert {v.outcome for v in again.moves.values()} == {Outcome.DRAW, Outcome.LOSS}
+
+
+def test_hard_reports_a_proven_move_before_it_returns() -> None:
+    """On a 5x5 draw Hard's progress names moves, proven only once they hold the draw."""
+    solver.clear_tables()
+    seen: list[Progress] = []
+    cell = choose_move(CENTRE, Difficulty.HARD, random.Random(3), progress=seen.append)
+    assert cell in CENTRE.legal_moves()
+    for p in seen:
+        assert p.analysis is None
+        if p.proven:
+            assert p.best is not None
+
+
+def test_tables_stay_under_their_cap() -> None:
+    """Over its cap a table is cleared, never grown: and answers stay exact."""
+    table = _solver(CENTRE)
+    saved = table.cap
+    try:
+        solver.clear_tables()
+        clean = analyze(CENTRE)
+        table.cap = 500
+        solver.clear_tables()
+        capped = analyze(CENTRE)
+        assert len(table.table) <= 500
+        assert capped == clean
+    finally:
+        table.cap = saved
+
+
+def test_results_cross_a_process_boundary() -> None:
+    """Boards, verdicts, analyses and progress snapshots pickle and compare by value."""
+    seen: list[Progress] = []
+    solver.clear_tables()
+    analysis = analyze(CENTRE, progress=seen.append)
+    for value in (CENTRE, analysis.value, analysis, *seen[:3]):
+        copy = pickle.loads(pickle.dumps(value))
+        assert copy == value and type(copy) is type(value)
+    assert pickle.loads(pickle.dumps(analysis)).nodes == analysis.nodes
+    with pytest.raises(AttributeError, match="immutable"):
+        analysis.value = Verdict(Outcome.WIN, 1)
