@@ -36,8 +36,9 @@ DEADLINE = 60.0
 MOVE = re.compile(r"\b(\d)\. ([XO]) ([a-c][1-3])\b")
 """A line of the move list: ``1. X b2``."""
 
-GAME_OVER = ("You win!", "AI wins", "Draw")
-"""What the status line says once a game against the computer is over."""
+GAME_OVER = "n: new game"
+"""What the status line says, under the result, once a game is over (and only then: the
+sidebar's score says "Draws" all along)."""
 
 
 def square_name(square: int) -> str:
@@ -120,17 +121,41 @@ async def websocket_url(http: aiohttp.ClientSession, page_url: str) -> str:
     return match[1]
 
 
-class Tab:
+class Terminal:
+    """A screen that the game's output draws on, read as a person reads it."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.screen = pyte.Screen(*size)
+        self._stream = pyte.ByteStream(self.screen)
+
+    def draw(self, output: bytes) -> None:
+        """Take some of the game's output."""
+        self._stream.feed(output)
+
+    @property
+    def text(self) -> str:
+        """The screen as lines of text."""
+        return "\n".join(self.screen.display)
+
+    def moves(self) -> dict[int, tuple[str, str]]:
+        """The move list on screen: move number to mark and square name."""
+        return {int(n): (mark, square) for n, mark, square in MOVE.findall(self.text)}
+
+    def game_over(self) -> bool:
+        """Whether the status line says the game has ended."""
+        return GAME_OVER in self.text
+
+
+class Tab(Terminal):
     """One tab's websocket, and the screen the game has drawn on it so far."""
 
     def __init__(
         self, websocket: aiohttp.ClientWebSocketResponse, url: str, size: tuple[int, int]
     ) -> None:
+        super().__init__(size)
         self.websocket = websocket
         self.websocket_url = url
         """The address the page named, without the size."""
-        self.screen = pyte.Screen(*size)
-        self._stream = pyte.ByteStream(self.screen)
         self.closed = False
         """Whether the server closed the websocket."""
 
@@ -150,19 +175,6 @@ class Tab:
         websocket = await http.ws_connect(f"{url}?width={width}&height={height}")
         await websocket.send_str(json.dumps(["resize", {"width": width, "height": height}]))
         return cls(websocket, url, size)
-
-    @property
-    def text(self) -> str:
-        """The screen as lines of text."""
-        return "\n".join(self.screen.display)
-
-    def moves(self) -> dict[int, tuple[str, str]]:
-        """The move list on screen: move number to mark and square name."""
-        return {int(n): (mark, square) for n, mark, square in MOVE.findall(self.text)}
-
-    def game_over(self) -> bool:
-        """Whether the status line says the game has ended."""
-        return any(words in self.text for words in GAME_OVER)
 
     async def press(self, keys: str) -> None:
         """Type ``keys``, as the page sends what xterm.js reads from the keyboard."""
@@ -184,7 +196,7 @@ class Tab:
             except TimeoutError:
                 return False
             if message.type == aiohttp.WSMsgType.BINARY:
-                self._stream.feed(message.data)
+                self.draw(message.data)
             elif message.type != aiohttp.WSMsgType.TEXT:
                 self.closed = True
         return True
@@ -194,14 +206,14 @@ class Tab:
         await self.websocket.close()
 
 
-def first_frame(tab: Tab) -> bool:
+def first_frame(tab: Terminal) -> bool:
     """Whether the game's first full frame is on screen: the status, the board's last
     square and the sidebar's last control."""
     text = tab.text
     return "Your move" in text and "9" in text and "New game" in text
 
 
-def free_squares(tab: Tab) -> list[int]:
+def free_squares(tab: Terminal) -> list[int]:
     """The squares (1-9) the move list on screen has not taken."""
     taken = {square for _, square in tab.moves().values()}
     return [n for n in range(1, 10) if square_name(n) not in taken]
