@@ -147,7 +147,12 @@ class Terminal:
 
 
 class Tab(Terminal):
-    """One tab's websocket, and the screen the game has drawn on it so far."""
+    """One tab's websocket, and the screen the game has drawn on it so far.
+
+    Like a browser, it reads all the time, in a task of its own: the server's
+    heartbeat closes a websocket whose pings go unanswered, and aiohttp answers
+    them only while something reads.
+    """
 
     def __init__(
         self, websocket: aiohttp.ClientWebSocketResponse, url: str, size: tuple[int, int]
@@ -157,7 +162,17 @@ class Tab(Terminal):
         self.websocket_url = url
         """The address the page named, without the size."""
         self.closed = False
-        """Whether the server closed the websocket."""
+        """Whether the websocket has closed."""
+        self._changed = asyncio.Event()
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for message in self.websocket:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.draw(message.data)
+                self._changed.set()
+        self.closed = True
+        self._changed.set()
 
     @classmethod
     async def open(
@@ -181,29 +196,23 @@ class Tab(Terminal):
         await self.websocket.send_str(json.dumps(["stdin", keys]))
 
     async def until(self, condition: Callable[[Tab], bool], deadline: float = DEADLINE) -> bool:
-        """Read the game's output until ``condition`` holds of the screen; False if the
-        websocket closes or the deadline passes first."""
-        end = time.monotonic() + deadline
-        while not condition(self):
-            left = end - time.monotonic()
-            if left <= 0 or self.closed:
-                return False
-            try:
-                # Not receive(timeout=...): aiohttp restarts that timeout at every ping
-                # the server's heartbeat sends, so it may never run out.
-                async with asyncio.timeout(left):
-                    message = await self.websocket.receive()
-            except TimeoutError:
-                return False
-            if message.type == aiohttp.WSMsgType.BINARY:
-                self.draw(message.data)
-            elif message.type != aiohttp.WSMsgType.TEXT:
-                self.closed = True
+        """Wait until ``condition`` holds of the screen; False if the websocket closes or
+        the deadline passes first."""
+        try:
+            async with asyncio.timeout(deadline):
+                while not condition(self):
+                    if self.closed:
+                        return False
+                    self._changed.clear()
+                    await self._changed.wait()
+        except TimeoutError:
+            return False
         return True
 
     async def close(self) -> None:
         """Close the tab."""
         await self.websocket.close()
+        await self._reader
 
 
 def first_frame(tab: Terminal) -> bool:

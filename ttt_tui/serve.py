@@ -14,8 +14,9 @@ network may open needs:
   full (HTTP 503), and a websocket opened anyway gets the same message on its
   terminal and no game.
 - A game ends when its tab closes: the server asks it to quit, and kills it if
-  it has not ended after `QUIT_GRACE` seconds. Stopping the server ends every
-  game the same way.
+  it has not ended after `QUIT_GRACE` seconds. A tab that vanishes without
+  closing is noticed by the `HEARTBEAT`. Stopping the server ends every game
+  the same way.
 - The page reaches the websocket at the address the browser used (or at
   ``--public-url``), so ``--port 0`` and addresses other than loopback work
   without telling the server its own name.
@@ -50,6 +51,10 @@ log = logging.getLogger("ttt-tui.serve")
 
 QUIT_GRACE = 10.0
 """Seconds a game has to end once its tab is closed, before it is killed."""
+
+HEARTBEAT = 30.0
+"""Seconds between pings to each tab; one unanswered for half that is a tab gone. Twice
+textual-serve's 15: on a busy machine a live tab's answer can take more than 7.5 s."""
 
 MAX_SIZE = (500, 200)
 """The largest terminal, in columns and rows, that a page may ask for."""
@@ -178,7 +183,7 @@ class GameServer(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """Run one game for one tab, for as long as the tab is open."""
-        websocket = web.WebSocketResponse(heartbeat=15)
+        websocket = web.WebSocketResponse(heartbeat=HEARTBEAT)
         await websocket.prepare(request)
         if len(self.games) >= self.max_games:
             log.warning("full: refused a game (%d in play)", len(self.games))
@@ -201,6 +206,7 @@ class GameServer(Server):
             debug=self.debug,
         )
         self.games[service] = websocket
+        log.info("a tab opened: %d of %d games in play", len(self.games), self.max_games)
         try:
             await service.start(width, height)
             await self._relay(websocket, service)
@@ -209,6 +215,13 @@ class GameServer(Server):
         finally:
             await self._end(service)
             del self.games[service]
+        why = websocket.exception()
+        log.info(
+            "a tab closed%s: %d of %d games in play",
+            f" ({type(why).__name__}: {why})" if why else "",
+            len(self.games),
+            self.max_games,
+        )
         return websocket
 
     async def _relay(self, websocket: web.WebSocketResponse, service: AppService) -> None:
