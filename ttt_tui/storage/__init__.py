@@ -38,7 +38,8 @@ Nothing is lost:
   plus the new one through the same temp-and-rename path. A plain append
   could leave a torn last line after a kill, a full disk (a short write) or a
   power cut; the rewrite never does. Game files are small (about 250 bytes a
-  game, so 10,000 games is 2.5 MB), which keeps the rewrite cheap.
+  game, so 10,000 games is 2.5 MB), which keeps the rewrite cheap, and a
+  `Store` parses only the lines added since it last read or wrote the file.
 - A file that cannot be read as what it should be (bad JSON, a truncated or
   empty file, a wrong type, an unknown value) is renamed to
   ``NAME.corrupt-<UTC timestamp>``, with a notice for the user naming what
@@ -55,9 +56,21 @@ Nothing is lost:
   and the user gets one notice that saving is off. No public method of
   `Store` raises for an I/O problem.
 
-A `Store` is meant for one thread (the UI's). Two ttt-tui processes sharing a
-directory never corrupt a file, but a game finished in one while the other
-writes may be missed by the other's next stats update.
+A `Store` is meant for one thread (the UI's). Several ttt-tui processes may
+share a directory (`ttt-tui serve` runs one per browser tab) and lose nothing:
+
+- Every change is a read-modify-write under an exclusive ``flock`` of the
+  directory itself (`ttt_tui.storage.files.directory_lock`), which leaves no
+  lock file behind and is dropped by the system when its holder dies. A game
+  is added to the games and counted in the stats as they are on disk at that
+  moment; saved settings change only the fields this process changed, over
+  the file as it is.
+- Reads take no lock, since every file is replaced whole by a rename; damage
+  found outside the lock is looked at again under it before anything is moved
+  aside, so only one process repairs a file.
+- Where a directory cannot be locked (Windows, and file systems without
+  ``flock`` such as some network ones) nothing is locked: each write is still
+  atomic, but two processes writing at the same moment can lose one's update.
 """
 
 from ttt_tui.jsonfields import FORMAT_VERSION

@@ -10,8 +10,9 @@ import contextlib
 import os
 import re
 import secrets
+import sys
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 STALE_TEMP_SECONDS = 3600.0
@@ -64,6 +65,37 @@ def write_atomic(path: Path, data: bytes) -> None:
             os.unlink(temp)
         raise
     fsync_directory(path.parent)
+
+
+@contextlib.contextmanager
+def directory_lock(directory: Path) -> Iterator[bool]:
+    """Hold an exclusive lock on ``directory`` for the ``with`` block; yields whether it is held.
+
+    The lock is ``flock`` on the directory itself, so it leaves no file behind,
+    and the system drops it when its holder dies, so a killed writer never
+    leaves it held. Every process that takes it waits for the one holding it.
+    Where a directory cannot be locked (Windows; a file system without
+    ``flock``, such as some network ones) this yields False and locks nothing.
+    """
+    if sys.platform == "win32":
+        yield False
+        return
+    import fcntl
+
+    try:
+        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        yield False  # Reading and writing will report the problem if it matters.
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            held = True
+        except OSError:
+            held = False
+        yield held
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def _pid_alive(pid: int) -> bool:

@@ -5,12 +5,22 @@ model (`ttt_tui.storage.model`, `ttt_tui.settings`) and writes them through
 `ttt_tui.storage.files`; what goes wrong becomes a notice for the user, never
 an exception. It sets damaged files aside, repairs what can be repaired, and
 rebuilds the stats from the game records.
+
+Several ttt-tui processes may share the directory (`ttt-tui serve` runs one
+per browser tab). Every change is a read-modify-write made under the
+directory's lock (`directory_lock`), so none is lost: a game is added to the
+games and counts as they are on disk at that moment, and saved settings change
+only the fields this process changed. Reads need no lock, since every file is
+replaced whole by a rename; a reader that finds a damaged file looks again
+under the lock before it repairs anything, as another process may be repairing
+it already.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +30,12 @@ from platformdirs import user_data_dir
 
 from ttt_tui.jsonfields import InvalidData, NewerFormat, decode, json_bytes, parse_object
 from ttt_tui.settings import Settings
-from ttt_tui.storage.files import fsync_directory, remove_stale_temp_files, write_atomic
+from ttt_tui.storage.files import (
+    directory_lock,
+    fsync_directory,
+    remove_stale_temp_files,
+    write_atomic,
+)
 from ttt_tui.storage.model import GameRecord, Stats, parse_games_line, reset_line, stats_entry
 
 APP_NAME = "ttt-tui"
@@ -73,6 +88,10 @@ class _GamesFile:
     reset_at: datetime | None = None
     """When the stats were last reset, if ever."""
 
+    def copy(self) -> _GamesFile:
+        """A copy whose lists can be added to without changing this one's."""
+        return _GamesFile(list(self.lines), list(self.records), self.since_reset, self.reset_at)
+
 
 class Store:
     """Settings, stats and game records in one directory, with nothing ever lost.
@@ -92,6 +111,9 @@ class Store:
         self._settings = Settings()
         self._stats = Stats()
         self._games: list[GameRecord] = []
+        self._lock_depth = 0
+        self._games_seen: tuple[bytes, _GamesFile] | None = None
+        """The bytes of ``games.jsonl`` as last read or written, and what they held."""
         if not enabled:
             return
         self.directory = default_data_dir() if directory is None else directory
@@ -122,15 +144,25 @@ class Store:
         data = self._read_json(SETTINGS_FILE)
         if data is not None:
             settings, problems = Settings.read(data, themes)
+            if problems and not self._lock_depth:
+                with self._locked():  # look again before repairing, as in `_read_json`
+                    return self.load_settings(themes)
             self._settings = settings
             if problems:
                 self._repair_settings(problems)
         return self._settings
 
     def save_settings(self, settings: Settings) -> None:
-        """Keep ``settings`` for this session and, if saving, on disk."""
-        self._settings = settings
-        self._write_json(SETTINGS_FILE, settings.to_json())
+        """Keep ``settings`` for this session and, if saving, on disk.
+
+        What is written is the file as it is now with the fields changed since
+        this store last loaded or saved settings taken from ``settings``, so a
+        change that another ttt-tui saved meanwhile to another field is kept.
+        """
+        with self._locked():
+            merged = self._merge_settings(settings)
+            self._settings = settings
+            self._write_json(SETTINGS_FILE, merged)
 
     def load_stats(self) -> Stats:
         """The all-time stats.
@@ -144,6 +176,9 @@ class Store:
             try:
                 self._stats = Stats.from_json(data)
             except ValueError as exc:
+                if not self._lock_depth:
+                    with self._locked():  # look again before repairing, as in `_read_json`
+                        return self.load_stats()
                 self._rebuild_stats(str(exc))
         return self._stats
 
@@ -157,14 +192,15 @@ class Store:
         malformed key or outcome.
         """
         entry = stats_entry(record)
-        stats = None
-        if entry is not None:
-            # Re-read so that games finished in another ttt-tui since are kept.
-            stats = self.load_stats().record(stats_key or entry[0], outcome or entry[1])
-        self._append_game(record)
-        if stats is not None:
-            self._stats = stats
-            self._write_json(STATS_FILE, stats.to_json())
+        with self._locked():
+            stats = None
+            if entry is not None:
+                # Read under the lock, so that games finished in another ttt-tui count.
+                stats = self.load_stats().record(stats_key or entry[0], outcome or entry[1])
+            self._append_game(record)
+            if stats is not None:
+                self._stats = stats
+                self._write_json(STATS_FILE, stats.to_json())
 
     def reset_stats(self) -> None:
         """Set every count to zero. Game records are kept.
@@ -174,11 +210,20 @@ class Store:
         ``stats.json``, which would take a mark kept there with it) start after
         the line, so reset counts never come back.
         """
-        self._stats = Stats()
-        self._write_json(STATS_FILE, self._stats.to_json())
-        found = self._read_games()
-        if found is not None and found.records[found.since_reset :]:
-            self._write_games([*found.lines, reset_line(_utcnow())])
+        with self._locked():
+            self._stats = Stats()
+            self._write_json(STATS_FILE, self._stats.to_json())
+            found = self._read_games()
+            if found is not None and found.records[found.since_reset :]:
+                moment = _utcnow()
+                self._write_games(
+                    _GamesFile(
+                        [*found.lines, reset_line(moment)],
+                        found.records,
+                        since_reset=len(found.records),
+                        reset_at=moment,
+                    )
+                )
 
     def load_games(self) -> list[GameRecord]:
         """Every recorded game, oldest first (this session's only if the file is unusable)."""
@@ -186,6 +231,50 @@ class Store:
         if found is not None:
             self._games = found.records
         return list(self._games)
+
+    # Sharing the directory ------------------------------------------------
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold the directory's lock for the block, once however deeply nested.
+
+        Every read-modify-write of a file happens inside one, so that another
+        ttt-tui cannot change the file between the read and the write.
+        """
+        directory = self.directory
+        if self._lock_depth or not self.saving or directory is None:
+            lock: contextlib.AbstractContextManager[object] = contextlib.nullcontext()
+        else:
+            lock = directory_lock(directory)
+        with lock:
+            self._lock_depth += 1
+            try:
+                yield
+            finally:
+                self._lock_depth -= 1
+
+    def _merge_settings(self, settings: Settings) -> dict[str, Any]:
+        """The settings file to write: as on disk, with the fields changed here from ``settings``.
+
+        A field missing or bad on disk takes its value from ``settings`` too, and
+        so does every field when the file is absent or unreadable.
+        """
+        mine, before = settings.to_json(), self._settings.to_json()
+        data = self._read_json(
+            SETTINGS_FILE,
+            damaged=lambda reason: self._set_aside(
+                SETTINGS_FILE, reason, then="saved this session's settings in its place"
+            ),
+        )
+        if data is None:
+            return mine
+        on_disk, problems = Settings.read(data)
+        bad = {problem.partition(":")[0] for problem in problems}
+        theirs = on_disk.to_json()
+        return {
+            key: value if before.get(key) != value or key in bad or key not in data else theirs[key]
+            for key, value in mine.items()
+        }
 
     # Reading --------------------------------------------------------------
 
@@ -215,7 +304,9 @@ class Store:
         """The file's object, or None if there is none to use.
 
         A damaged file is handed to ``damaged`` with the reason; by default it
-        is set aside and the defaults used.
+        is set aside and the defaults used. Damage found outside the lock is
+        looked at again under it first: another ttt-tui may have repaired the
+        file in between, and only one may move it aside.
         """
         raw = self._read_bytes(name)
         if raw is None:
@@ -225,6 +316,9 @@ class Store:
         except NewerFormat as newer:
             self._freeze(name, newer.version)
         except InvalidData as exc:
+            if not self._lock_depth:
+                with self._locked():
+                    return self._read_json(name, damaged)
             if damaged is None:
                 self._set_aside(name, str(exc))
             else:
@@ -232,13 +326,22 @@ class Store:
         return None
 
     def _read_games(self) -> _GamesFile | None:
-        """The good lines of ``games.jsonl``, setting a damaged file aside first."""
+        """The good lines of ``games.jsonl``, setting a damaged file aside first.
+
+        Only the lines added since this store last read or wrote the file are
+        parsed, when the file still begins with what it held then.
+        """
         raw = self._read_bytes(GAMES_FILE)
         if raw is None:
             return None if self._path(GAMES_FILE) is None else _GamesFile([], [])
-        found = _GamesFile([], [])
+        seen = self._games_seen
+        if seen is not None and raw.startswith(seen[0]):
+            start, found = len(seen[0]), seen[1].copy()
+        else:
+            start, found = 0, _GamesFile([], [])
+        first_line = raw.count(b"\n", 0, start) + 1
         bad: list[str] = []
-        for number, raw_line in enumerate(raw.split(b"\n"), start=1):
+        for number, raw_line in enumerate(raw[start:].split(b"\n"), start=first_line):
             if not raw_line.strip():
                 continue
             try:
@@ -251,22 +354,30 @@ class Store:
                     found.since_reset = len(found.records)
                 found.lines.append(line)
             except NewerFormat as newer:
+                self._games_seen = None
                 self._freeze(GAMES_FILE, newer.version)
                 return None
             except ValueError as exc:
                 bad.append(f"line {number}: {exc}")
-        if bad:
-            aside = self._move_aside(GAMES_FILE)
-            if aside is None:
-                return None
-            kept = len(found.records)
-            self._notices.append(
-                f"{GAMES_FILE} had {len(bad)} unreadable line{'s' if len(bad) > 1 else ''}"
-                f" ({bad[0]}); moved it to {aside} and kept the {kept} readable"
-                f" game{'' if kept == 1 else 's'}."
-            )
-            if not self._write_games(found.lines):
-                return None
+        if not bad:
+            if raw.endswith(b"\n"):
+                self._games_seen = (raw, found.copy())
+            return found
+        self._games_seen = None
+        if not self._lock_depth:
+            with self._locked():  # look again before repairing, as in `_read_json`
+                return self._read_games()
+        aside = self._move_aside(GAMES_FILE)
+        if aside is None:
+            return None
+        kept = len(found.records)
+        self._notices.append(
+            f"{GAMES_FILE} had {len(bad)} unreadable line{'s' if len(bad) > 1 else ''}"
+            f" ({bad[0]}); moved it to {aside} and kept the {kept} readable"
+            f" game{'' if kept == 1 else 's'}."
+        )
+        if not self._write_games(found):
+            return None
         return found
 
     # Writing --------------------------------------------------------------
@@ -282,15 +393,18 @@ class Store:
             return False
         return True
 
-    def _write_games(self, lines: Iterable[str]) -> bool:
+    def _write_games(self, found: _GamesFile) -> bool:
         path = self._path(GAMES_FILE)
         if path is None:
             return False
+        data = "".join(line + "\n" for line in found.lines).encode("utf-8")
         try:
-            write_atomic(path, "".join(line + "\n" for line in lines).encode("utf-8"))
+            write_atomic(path, data)
         except OSError as exc:
+            self._games_seen = None
             self._fail("write", path, exc)
             return False
+        self._games_seen = (data, found.copy())
         return True
 
     def _append_game(self, record: GameRecord) -> None:
@@ -299,7 +413,14 @@ class Store:
             self._games.append(record)
             return
         self._games = [*found.records, record]
-        self._write_games([*found.lines, record.to_json()])
+        self._write_games(
+            _GamesFile(
+                [*found.lines, record.to_json()],
+                self._games,
+                since_reset=found.since_reset,
+                reset_at=found.reset_at,
+            )
+        )
 
     # Trouble --------------------------------------------------------------
 
@@ -337,11 +458,11 @@ class Store:
         fsync_directory(self.directory)
         return aside
 
-    def _set_aside(self, name: str, reason: str) -> None:
+    def _set_aside(self, name: str, reason: str, then: str = "started with defaults") -> None:
         aside = self._move_aside(name)
         if aside is not None:
             self._notices.append(
-                f"{name} was unreadable ({reason}); moved it to {aside} and started with defaults."
+                f"{name} was unreadable ({reason}); moved it to {aside} and {then}."
             )
 
     def _repair_settings(self, problems: list[str]) -> None:

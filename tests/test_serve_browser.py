@@ -1,0 +1,150 @@
+"""`ttt-tui serve` in a real browser: headless Chromium loads the page and plays by clicks.
+
+The page's own script (xterm.js) draws the terminal and turns clicks into the
+mouse reports the game reads. The test reads what the game sends the page from
+the browser's record of its websocket frames (DevTools' Network events) through
+a terminal emulator, finds each free square on that screen, clicks its middle
+in the rendered terminal, and at the end checks the game record on disk: the
+squares clicked are the moves X made.
+
+Slow (a browser and a game process), so it runs when ``TTT_BROWSER_TEST=1``,
+as `.ci/run` sets. It is skipped if no Chromium is found (`tests.browser`),
+except under ``CI``, where that is a failure: CI installs Debian's ``chromium``.
+It also saves the README's screenshot of the game in the browser:
+``TTT_BROWSER_SCREENSHOT=screenshots/browser.png`` says where.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser import CHROMIUM_ENV, Page, chromium, find_chromium
+from tests.serving import DEADLINE, Terminal, first_frame, served, square_name
+from ttt_tui.storage import Store
+
+pytestmark = [
+    pytest.mark.skipif(
+        not os.environ.get("TTT_BROWSER_TEST"), reason="set TTT_BROWSER_TEST=1 (.ci/run does)"
+    ),
+    pytest.mark.skipif(sys.platform != "linux", reason="Chromium is looked for as on Linux"),
+]
+
+PREFERENCE = (5, 1, 3, 7, 9, 2, 4, 6, 8)
+"""The order in which X takes free squares."""
+
+
+class PageTerminal(Terminal):
+    """The game's screen as the page received it, rebuilt from the browser's websocket events."""
+
+    def __init__(self) -> None:
+        super().__init__((80, 24))
+
+    def feed(self, event: dict[str, Any]) -> None:
+        """Take one DevTools event: the page's websocket opening, a resize, or output."""
+        method, params = event.get("method"), event.get("params", {})
+        if method == "Network.webSocketCreated":
+            size = re.search(r"width=(\d+)&height=(\d+)", params["url"])
+            if size:
+                self.screen.resize(int(size[2]), int(size[1]))
+        elif method == "Network.webSocketFrameSent":
+            message = json.loads(params["response"]["payloadData"])
+            if message[0] == "resize":
+                self.screen.resize(message[1]["height"], message[1]["width"])
+        elif method == "Network.webSocketFrameReceived" and params["response"]["opcode"] == 2:
+            self.draw(base64.b64decode(params["response"]["payloadData"]))
+
+    def square_at(self, square: int) -> tuple[int, int] | None:
+        """The column and row of a free square's number, inside the board's frame."""
+        lines = self.screen.display
+        top = next(row for row, line in enumerate(lines) if "╭" in line)
+        left, right = lines[top].index("╭"), lines[top].index("╮")
+        for row, line in enumerate(lines[top:], start=top):
+            for match in re.finditer(rf"(?<=[ ▶]){square}(?=[ ◀])", line[left:right]):
+                return left + match.start(), row
+        return None
+
+
+async def until(page: Page, terminal: PageTerminal, condition: Any, what: str) -> None:
+    """Take the page's events into ``terminal`` until ``condition(terminal)`` holds."""
+    try:
+        async with asyncio.timeout(DEADLINE):
+            while not condition(terminal):
+                terminal.feed(await page.events.get())
+    except TimeoutError:
+        raise AssertionError(f"gave up waiting for {what}; the screen:\n{terminal.text}") from None
+
+
+async def click_square(page: Page, terminal: PageTerminal, square: int) -> None:
+    """Click the middle of the terminal cell that shows the free square's number."""
+    where = terminal.square_at(square)
+    assert where is not None, f"square {square} is not free:\n{terminal.text}"
+    box = await page.evaluate(
+        "(() => { const r = document.querySelector('.xterm-screen').getBoundingClientRect();"
+        " return [r.left, r.top, r.width, r.height]; })()"
+    )
+    left, top, width, height = box
+    column, row = where
+    cell_width, cell_height = width / terminal.screen.columns, height / terminal.screen.lines
+    await page.click(left + (column + 0.5) * cell_width, top + (row + 0.5) * cell_height)
+
+
+async def play_by_clicks(page: Page, url: str, screenshot: Path) -> list[int]:
+    """Play one game as X by clicking free squares; the squares clicked, in order."""
+    await page.send("Network.enable")
+    await page.send("Page.enable")
+    await page.send("Page.navigate", url=url)
+    terminal = PageTerminal()
+    await until(page, terminal, first_frame, "the game's first frame")
+    clicked: list[int] = []
+    while not terminal.game_over():
+        square = next(n for n in PREFERENCE if terminal.square_at(n) is not None)
+        number = len(terminal.moves()) + 1
+        await click_square(page, terminal, square)
+        clicked.append(square)
+        mark = ("X", square_name(square))
+        await until(page, terminal, lambda t, n=number, m=mark: t.moves().get(n) == m, f"{mark}")
+        await until(
+            page, terminal, lambda t, n=number: n + 1 in t.moves() or t.game_over(), "the reply"
+        )
+        if len(clicked) == 1:
+            await asyncio.sleep(0.5)  # let xterm.js paint the frame it was sent
+            await page.screenshot(screenshot)
+    return clicked
+
+
+def test_a_game_played_by_clicks_in_headless_chromium(tmp_path: Path) -> None:
+    executable = find_chromium()
+    if executable is None:
+        message = f"no Chromium found: install Debian's chromium, or set {CHROMIUM_ENV}"
+        if os.environ.get("CI"):
+            pytest.fail(message + " (CI must run this test; .ci/run installs it)")
+        pytest.skip(message)
+    data = tmp_path / "data"
+    shot = tmp_path / "browser.png"
+    options = ("--ai-delay", "0", "--difficulty", "hard", "--seed", "12")
+    with served(data, tmp_path / "serve.log", *options) as server:
+
+        async def scenario() -> list[int]:
+            async with chromium(executable, tmp_path / "profile") as page:
+                return await play_by_clicks(page, server.url + "/", shot)
+
+        clicked = asyncio.run(scenario())
+        log = server.log.read_text()
+    assert "Traceback" not in log, log
+
+    [game] = Store(data).load_games()
+    assert [cell + 1 for cell in game.moves[0::2]] == clicked
+    assert game.result.value in ("o_won", "draw")  # Hard never loses
+    assert shot.read_bytes().startswith(b"\x89PNG")
+    if target := os.environ.get("TTT_BROWSER_SCREENSHOT"):
+        shutil.copyfile(shot, target)

@@ -1,0 +1,327 @@
+"""`ttt-tui serve`: the game in web browsers, one game process per tab, through textual-serve.
+
+The page is textual-serve's: xterm.js draws a terminal and talks to the server
+over a websocket (``["stdin", text]``, ``["resize", {"width", "height"}]``,
+``["ping", x]`` from the page; the game's output as binary messages back). For
+each websocket the server starts ``python -m ttt_tui`` with the options given
+to `serve`; Textual's web driver (``TEXTUAL_DRIVER``, set by textual-serve)
+makes that game draw into pipes instead of a terminal.
+
+On top of textual-serve's `Server` this adds what a server that anyone on the
+network may open needs:
+
+- At most ``max_games`` games at once. Past that the page says the server is
+  full (HTTP 503), and a websocket opened anyway gets the same message on its
+  terminal and no game.
+- A game ends when its tab closes: the server asks it to quit, and kills it if
+  it has not ended after `QUIT_GRACE` seconds. A tab that vanishes without
+  closing is noticed by the `HEARTBEAT`. Stopping the server ends every game
+  the same way.
+- The page reaches the websocket at the address the browser used (or at
+  ``--public-url``), so ``--port 0`` and addresses other than loopback work
+  without telling the server its own name.
+- A terminal size a page asks for is held to `MAX_SIZE`, so that no visitor can
+  make a game draw a screen of millions of cells.
+
+Every game shares the data directory; `ttt_tui.storage` keeps their saves from
+losing each other's updates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import ipaddress
+import logging
+import os
+import shlex
+import signal
+import subprocess
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import aiohttp_jinja2
+from aiohttp import WSMsgType, web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server
+
+log = logging.getLogger("ttt-tui.serve")
+
+QUIT_GRACE = 10.0
+"""Seconds a game has to end once its tab is closed, before it is killed."""
+
+HEARTBEAT = 30.0
+"""Seconds between pings to each tab; one unanswered for half that is a tab gone. Twice
+textual-serve's 15: on a busy machine a live tab's answer can take more than 7.5 s."""
+
+MAX_SIZE = (500, 200)
+"""The largest terminal, in columns and rows, that a page may ask for."""
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is reachable from this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def tab_command(game_argv: Sequence[str]) -> str:
+    """The shell command that runs one tab's game with ``game_argv``.
+
+    textual-serve runs it through the shell; ``exec`` makes the shell become the
+    game, so that the process the server watches and ends is the game itself.
+    """
+    argv = [sys.executable, "-m", "ttt_tui", *game_argv]
+    if os.name == "nt":
+        return subprocess.list2cmdline(argv)
+    return "exec " + shlex.join(argv)
+
+
+def full_text(max_games: int) -> str:
+    """What a visitor is told when every game is taken."""
+    games = "game is" if max_games == 1 else f"{max_games} games are"
+    return (
+        f"This ttt-tui server is full: all {games} in play."
+        " Reload the page in a minute to try again."
+    )
+
+
+def _full_page(max_games: int) -> str:
+    text = html.escape(full_text(max_games))
+    return (
+        "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>ttt-tui: full</title>"
+        "</head>\n<body style='background:#0c181f;color:#eee;font:18px monospace;"
+        f"padding:3em'>\n<p>{text}</p>\n<p><a href='' style='color:#ac5af4'>Try again</a></p>\n"
+        "</body></html>\n"
+    )
+
+
+def _clamp(value: Any, largest: int) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        number = 80
+    return max(1, min(number, largest))
+
+
+def _process_of(service: AppService) -> asyncio.subprocess.Process | None:
+    """The game process of ``service``.
+
+    textual-serve keeps it private and can only ask the game to quit; reaching
+    it here, in one place, is what lets a game that does not quit be killed.
+    """
+    process = getattr(service, "_process", None)
+    return process if isinstance(process, asyncio.subprocess.Process) else None
+
+
+class GameServer(Server):
+    """textual-serve's server with a limit on games, and games that end with their tab."""
+
+    def __init__(
+        self,
+        game_argv: Sequence[str],
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        public_url: str | None = None,
+        max_games: int = 16,
+    ) -> None:
+        super().__init__(
+            tab_command(game_argv), host=host, port=port, title="ttt-tui", public_url=public_url
+        )
+        self.fixed_url = public_url.rstrip("/") if public_url else None
+        """The address browsers use, if given; else the one each browser asked for."""
+        self.max_games = max_games
+        """Games in play at once, at most."""
+        self.games: dict[AppService, web.WebSocketResponse] = {}
+        """The games in play, each with its tab's websocket."""
+
+    # The page ----------------------------------------------------------------
+
+    def _base_url(self, request: web.Request) -> str:
+        return self.fixed_url or f"{request.scheme}://{request.host}"
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        """textual-serve's page, pointing at this server as the browser reached it; or,
+        when every game is taken, a page that says so."""
+        if len(self.games) >= self.max_games:
+            return web.Response(
+                status=503,
+                text=_full_page(self.max_games),
+                content_type="text/html",
+                headers={"Retry-After": "60"},
+            )
+        base = self._base_url(request)
+        scheme, _, rest = base.partition(":")
+        websocket_scheme = "wss" if scheme == "https" else "ws"
+        try:
+            font_size = int(request.query.get("fontsize", "16"))
+        except ValueError:
+            font_size = 16
+        context = {
+            "font_size": font_size,
+            "app_websocket_url": f"{websocket_scheme}:{rest}/ws",
+            "config": {"static": {"url": f"{base}/static/"}},
+            "application": {"name": self.title},
+        }
+        return aiohttp_jinja2.render_template("app_index.html", request, context)
+
+    async def on_startup(self, app: web.Application) -> None:
+        """Nothing: `run` says where the server is once it is listening."""
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """Close every tab's websocket, which ends its game (`handle_websocket`)."""
+        for websocket in list(self.games.values()):
+            await websocket.close(code=1001, message=b"server stopping")
+
+    # A tab -------------------------------------------------------------------
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """Run one game for one tab, for as long as the tab is open."""
+        websocket = web.WebSocketResponse(heartbeat=HEARTBEAT)
+        await websocket.prepare(request)
+        if len(self.games) >= self.max_games:
+            log.warning("full: refused a game (%d in play)", len(self.games))
+            await websocket.send_bytes(f"\r\n  {full_text(self.max_games)}\r\n".encode())
+            async for _ in websocket:
+                pass  # until the tab goes; it has no game to talk to
+            return websocket
+        width = _clamp(request.query.get("width", 80), MAX_SIZE[0])
+        height = _clamp(request.query.get("height", 24), MAX_SIZE[1])
+
+        async def close() -> None:
+            await websocket.close()
+
+        service = AppService(
+            self.command,
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            close=close,
+            download_manager=self.download_manager,
+            debug=self.debug,
+        )
+        self.games[service] = websocket
+        log.info("a tab opened: %d of %d games in play", len(self.games), self.max_games)
+        try:
+            await service.start(width, height)
+            await self._relay(websocket, service)
+        except Exception:
+            log.exception("a game's connection failed")
+        finally:
+            await self._end(service)
+            del self.games[service]
+        why = websocket.exception()
+        log.info(
+            "a tab closed%s: %d of %d games in play",
+            f" ({type(why).__name__}: {why})" if why else "",
+            len(self.games),
+            self.max_games,
+        )
+        return websocket
+
+    async def _relay(self, websocket: web.WebSocketResponse, service: AppService) -> None:
+        """Pass what the page sends to the game until the tab closes.
+
+        The same messages textual-serve's own loop handles, with the size held
+        to `MAX_SIZE` and anything malformed ignored.
+        """
+        async for message in websocket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            try:
+                kind, *rest = message.json()
+            except (ValueError, TypeError):
+                continue
+            if kind == "stdin" and rest and isinstance(rest[0], str):
+                await service.send_bytes(rest[0].encode("utf-8"))
+            elif kind == "resize" and rest and isinstance(rest[0], dict):
+                size = rest[0]
+                await service.set_terminal_size(
+                    _clamp(size.get("width"), MAX_SIZE[0]), _clamp(size.get("height"), MAX_SIZE[1])
+                )
+            elif kind == "ping" and rest:
+                await websocket.send_json(["pong", rest[0]])
+            elif kind == "blur":
+                await service.blur()
+            elif kind == "focus":
+                await service.focus()
+
+    async def _end(self, service: AppService) -> None:
+        """Ask the game to quit, and kill it if it has not ended within `QUIT_GRACE`."""
+        process = _process_of(service)
+        try:
+            async with asyncio.timeout(QUIT_GRACE):
+                await service.stop()
+                if process is not None:
+                    await process.wait()
+        except TimeoutError:
+            if process is not None and process.returncode is None:
+                log.warning("a game (pid %d) did not quit; killing it", process.pid)
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                await process.wait()
+
+    # Running -----------------------------------------------------------------
+
+    async def run(self) -> int:
+        """Serve until SIGINT or SIGTERM; 130 after SIGINT, else 0.
+
+        Raises `OSError` if the address cannot be listened on.
+        """
+        runner = web.AppRunner(await self._make_app(), handle_signals=False)
+        await runner.setup()
+        stopped: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        def stop(status: int) -> None:
+            if not stopped.done():
+                stopped.set_result(status)
+
+        try:
+            site = web.TCPSite(runner, self.host, self.port)
+            await site.start()
+            loop = asyncio.get_running_loop()
+            with contextlib.suppress(NotImplementedError):  # Windows: Ctrl+C still raises
+                loop.add_signal_handler(signal.SIGINT, stop, 130)
+                loop.add_signal_handler(signal.SIGTERM, stop, 0)
+            host, port = runner.addresses[0][:2]
+            shown = f"[{host}]" if ":" in host else host
+            url = self.fixed_url or f"http://{shown}:{port}"
+            print(f"ttt-tui serve: serving the game on {url}/ (Ctrl+C stops it)", flush=True)
+            return await stopped
+        finally:
+            await runner.cleanup()
+
+
+def run_server(
+    game_argv: Sequence[str],
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    public_url: str | None = None,
+    max_games: int = 16,
+) -> int:
+    """Run `ttt-tui serve` until stopped; the exit status."""
+    if not is_loopback(host):
+        print(
+            f"ttt-tui serve: warning: listening on {host}, so other machines can connect."
+            " There is no authentication: everyone who can reach this address gets a game,"
+            f" each its own process on this machine (at most {max_games} at once).",
+            file=sys.stderr,
+        )
+    server = GameServer(game_argv, host=host, port=port, public_url=public_url, max_games=max_games)
+    logging.basicConfig(level=logging.INFO, format="ttt-tui serve: %(message)s")
+    try:
+        return asyncio.run(server.run())
+    except OSError as exc:
+        # asyncio words a failed bind "error while attempting to bind on address (...): why".
+        reason = exc.strerror or str(exc)
+        print(
+            f"ttt-tui serve: cannot listen on {host} port {port} ({reason.rpartition('): ')[2]})",
+            file=sys.stderr,
+        )
+        return 2
