@@ -31,6 +31,7 @@ from textual.worker import WorkerCancelled  # noqa: E402
 
 from ttt_tui.app import TicTacToeApp  # noqa: E402
 from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty  # noqa: E402
+from ttt_tui.searcher import ThreadSearcher  # noqa: E402
 
 MoveChooser = Callable[[Board, Difficulty, random.Random, CancelCheck | None], Cell]
 
@@ -104,7 +105,7 @@ async def take(shot: Shot, out: Path) -> Path:
     if shot.script is None:
         app = TicTacToeApp(ai_delay=0, seed=1)
     else:
-        app = TicTacToeApp(ai_delay=0, seed=1, move_chooser=scripted(shot.script))
+        app = TicTacToeApp(ai_delay=0, seed=1, searcher=ThreadSearcher(scripted(shot.script)))
     async with app.run_test(size=shot.size) as pilot:
         await pilot.pause()
         await settle(pilot)

@@ -28,8 +28,11 @@ from ttt_tui.engine import (
     Difficulty,
     Player,
     SearchCancelled,
+    analyze,
+    choose_move,
 )
-from ttt_tui.screens.game import GameScreen, MoveChooser
+from ttt_tui.screens.game import GameScreen
+from ttt_tui.searcher import Analyzer, MoveChooser, ThreadSearcher
 from ttt_tui.session import Changed, Session
 from ttt_tui.settings import Settings
 from ttt_tui.widgets.board import BoardView
@@ -126,18 +129,20 @@ async def calls_begun(ai: ScriptedAI, count: int) -> None:
 
 
 def make_app(
-    chooser: MoveChooser | None = None,
+    chooser: MoveChooser = choose_move,
     settings: Settings | None = None,
+    analyzer: Analyzer = analyze,
     **options: Any,
 ) -> TicTacToeApp:
     """The real app with no thinking delay, seed 7 and a store that saves nothing.
 
-    The real engine plays unless ``chooser`` is given; ``options`` go to
-    `TicTacToeApp` as they are (``difficulty``, ``mark`` ...).
+    The real engine plays and coaches unless ``chooser`` or ``analyzer`` stand in
+    for it, in a thread (a search process a test apiece would cost more than
+    most tests); ``options`` go to `TicTacToeApp` as they are (``difficulty``,
+    ``mark`` ...).
     """
-    if chooser is not None:
-        options["move_chooser"] = chooser
-    return TicTacToeApp(settings=settings, ai_delay=0, seed=7, **options)
+    searcher = ThreadSearcher(chooser, analyzer)
+    return TicTacToeApp(settings=settings, ai_delay=0, seed=7, searcher=searcher, **options)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ import asyncio
 import io
 import threading
 from dataclasses import replace
-from typing import Any
 
 import pytest
 from rich.console import Console
@@ -21,7 +20,6 @@ from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
-import ttt_tui.screens.game as game_screen_module
 from tests.support import (
     SIZE,
     Notes,
@@ -740,8 +738,7 @@ async def test_a_coach_analysis_that_lands_after_a_move_is_dropped(
     """The analysis of the empty board finishes while X's first move is being played:
     it arrives for a position that is gone, and no verdict of it is shown."""
     held = HeldAnalysis()
-    monkeypatch.setattr(game_screen_module, "analyze", held)
-    app = make_app(settings=Settings(mode=Mode.TWO_PLAYERS, coach=True))
+    app = make_app(settings=Settings(mode=Mode.TWO_PLAYERS, coach=True), analyzer=held)
     seen: list[Message] = []
     async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
         await pilot.pause()
@@ -750,32 +747,22 @@ async def test_a_coach_analysis_that_lands_after_a_move_is_dropped(
         await wait_for(held.first_started)
         assert held.boards == [Board.empty()]
 
-        # The worker posts its result from its own thread; note when it has.
+        # The moment the worker posts its analysis, before the screen reads it, X
+        # plays (as a click does): the analysis reaches the screen after the move,
+        # the worst moment for it.
         posted: list[AnalysisReady] = []
-        arrived = threading.Event()
         post = screen.post_message
 
         def noting_post(message: Message) -> bool:
             queued = post(message)
             if isinstance(message, AnalysisReady):
                 posted.append(message)
-                arrived.set()
+                if len(posted) == 1:
+                    screen.apply(screen.session.play(0))
             return queued
 
         monkeypatch.setattr(screen, "post_message", noting_post)
-
-        # While X's move is being made, the old analysis finishes and is posted:
-        # it reaches the screen only after the move, the worst moment for it.
-        game = screen.session.game
-        real_play = game.play
-
-        def play_as_the_analysis_lands(*args: Any) -> Board:
-            held.first_done.set()
-            assert arrived.wait(10), "the analysis was never posted"
-            return real_play(*args)
-
-        monkeypatch.setattr(game, "play", play_as_the_analysis_lands)
-        await pilot.press("1")
+        held.first_done.set()
         for _ in range(100):
             if posted and any(message is posted[0] for message in seen):
                 break

@@ -17,7 +17,6 @@ from textual.pilot import Pilot
 from textual.widgets import Checkbox, Static
 from textual.worker import get_current_worker
 
-import ttt_tui.screens.game as game_screen_module
 from tests.support import (
     SIZE,
     GatedAI,
@@ -39,7 +38,7 @@ from tests.support import (
 from ttt_tui.engine import Board, CancelCheck, Difficulty, Outcome, Player, Verdict, analyze
 from ttt_tui.results import Result
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
-from ttt_tui.settings import Mode, Settings
+from ttt_tui.settings import BoardSize, Mode, Settings
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.square import background, short_verdict
@@ -196,8 +195,7 @@ async def test_coach_analysis_runs_in_an_analysis_worker_off_the_ui_thread(
         )
         return real_analyze(board, cancelled)
 
-    monkeypatch.setattr(game_screen_module, "analyze", spy)
-    app = make_app(ScriptedAI(4))
+    app = make_app(ScriptedAI(4), analyzer=spy)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         assert seen == []  # the coach is off: nothing analysed
@@ -445,7 +443,7 @@ async def test_undo_and_redo_work_after_the_game_has_ended_and_it_counts_once() 
         screen = await start(pilot)
         await play(pilot, "1", "2", "3")
         assert status(pilot) == "You win!"
-        assert screen.session.score[Mode.HUMAN_VS_AI]["win"] == 1
+        assert screen.session.score[BoardSize.THREE, Mode.HUMAN_VS_AI]["win"] == 1
 
         await play(pilot, "u")
         assert screen.session.game.moves == [0, 8, 1, 7]
@@ -455,7 +453,7 @@ async def test_undo_and_redo_work_after_the_game_has_ended_and_it_counts_once() 
         await play(pilot, "r")
         assert screen.session.game.moves == [0, 8, 1, 7, 2]
         assert status(pilot) == "You win!"
-        assert screen.session.score[Mode.HUMAN_VS_AI]["win"] == 1
+        assert screen.session.score[BoardSize.THREE, Mode.HUMAN_VS_AI]["win"] == 1
 
 
 async def test_undo_after_the_ai_wins_takes_back_your_move_and_its_winning_reply() -> None:
@@ -725,8 +723,8 @@ async def test_switching_mode_starts_a_new_game_and_records_the_abandoned_one() 
             (Mode.HUMAN_VS_AI, Result.ABANDONED),
             (Mode.AI_VS_AI, Result.from_status(screen.session.game.status)),
         ]
-        assert sum(screen.session.score[Mode.HUMAN_VS_AI].values()) == 0
-        assert sum(screen.session.score[Mode.AI_VS_AI].values()) == 1
+        assert sum(screen.session.score[BoardSize.THREE, Mode.HUMAN_VS_AI].values()) == 0
+        assert sum(screen.session.score[BoardSize.THREE, Mode.AI_VS_AI].values()) == 1
 
 
 async def test_alternate_start_swaps_your_mark_so_the_ai_opens_the_next_game() -> None:

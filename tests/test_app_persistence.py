@@ -31,6 +31,7 @@ from ttt_tui.engine import Difficulty, Player
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.stats import StatsScreen
+from ttt_tui.searcher import ThreadSearcher
 from ttt_tui.settings import Mode, Settings
 from ttt_tui.storage import (
     GAMES_FILE,
@@ -46,7 +47,9 @@ from ttt_tui.widgets.choice import Choice
 
 def make_app(store: Store, ai: ScriptedAI | None = None) -> TicTacToeApp:
     """The real app on ``store``, with no thinking delay and a scripted computer."""
-    return TicTacToeApp(store=store, ai_delay=0, seed=7, move_chooser=ai or ScriptedAI(8, 7))
+    return TicTacToeApp(
+        store=store, ai_delay=0, seed=7, searcher=ThreadSearcher(ai or ScriptedAI(8, 7))
+    )
 
 
 def game_lines(directory: Path) -> list[dict[str, Any]]:
@@ -373,7 +376,7 @@ async def test_the_app_saves_under_ttt_tui_data_dir(
     directory = tmp_path / "from-env"
     monkeypatch.setenv("TTT_TUI_DATA_DIR", str(directory))
     assert default_data_dir() == directory
-    app = TicTacToeApp(store=Store(), ai_delay=0, seed=7, move_chooser=ScriptedAI(8, 7))
+    app = TicTacToeApp(store=Store(), ai_delay=0, seed=7, searcher=ThreadSearcher(ScriptedAI(8, 7)))
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
         await play_keys(pilot, "d", "1", "2", "3")

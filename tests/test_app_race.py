@@ -24,6 +24,7 @@ from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty, Player, SearchCancelled
 from ttt_tui.messages import AIMoved
 from ttt_tui.screens.game import GameScreen
+from ttt_tui.searcher import ThreadSearcher
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.status import StatusLine
 
@@ -107,23 +108,40 @@ class HeldAI:
 
 
 class PostWatch:
-    """Notes, in the worker's own thread, the moment an AI move is posted to the screen."""
+    """Makes a change the moment an AI move is posted to the screen, before the screen
+    has read it: the move is already on its way when the game moves on."""
 
     def __init__(self, screen: GameScreen) -> None:
-        self.posted = threading.Event()
+        self.change: Callable[[], None] | None = None
+        """What to do once the next AI move is posted."""
+        self.changed = False
+        """Whether the change was made, right behind a posted move."""
         original: Callable[[Message], bool] = screen.post_message
 
         def post_message(message: Message) -> bool:
             queued = original(message)
-            if isinstance(message, AIMoved):
-                self.posted.set()
+            if isinstance(message, AIMoved) and self.change is not None:
+                change, self.change = self.change, None
+                change()
+                self.changed = True
             return queued
 
         screen.post_message = post_message  # type: ignore[method-assign]
 
+    async def after_the_next_move(self, pilot: Pilot[None], change: Callable[[], None]) -> None:
+        """Make ``change`` right behind the next AI move posted; wait until it is made."""
+        self.change, self.changed = change, False
+        for _ in range(500):
+            if self.changed:
+                return
+            await pilot.pause(0.01)
+        raise AssertionError("no AI move was posted")
+
 
 def make_app(ai: HeldAI) -> TicTacToeApp:
-    return TicTacToeApp(difficulty=Difficulty.MEDIUM, ai_delay=0, seed=11, move_chooser=ai)
+    return TicTacToeApp(
+        difficulty=Difficulty.MEDIUM, ai_delay=0, seed=11, searcher=ThreadSearcher(ai)
+    )
 
 
 def assert_consistent(screen: GameScreen, ai: HeldAI) -> None:
@@ -188,16 +206,18 @@ async def test_a_move_already_posted_for_an_abandoned_turn_is_dropped(
         await pilot.press("1")
         call = await ai.next_call(1)
 
-        # Let the worker post its move and, before the screen reads it (this
-        # thread holds the loop), change the game as the key or click would.
+        # Let the worker post its move and, before the screen reads it, change the
+        # game as the key or click would.
+        def make_the_change() -> None:
+            if change == "new game":
+                screen.action_new_game()
+            elif change == "difficulty":
+                screen.action_cycle_difficulty()
+            else:
+                screen.apply(screen.session.set_mark(Player.O))
+
         call.gate.set()
-        assert watch.posted.wait(10)
-        if change == "new game":
-            screen.action_new_game()
-        elif change == "difficulty":
-            screen.action_cycle_difficulty()
-        else:
-            screen.apply(screen.session.set_mark(Player.O))
+        await watch.after_the_next_move(pilot, make_the_change)
         await pilot.pause()
 
         assert call.result == 4
@@ -255,15 +275,17 @@ async def test_no_move_from_an_old_game_ever_lands() -> None:
             step += 1
 
             if way == "forced":
-                watch.posted.clear()
+
+                def make_the_change(change: str = change, human: Player = human) -> None:
+                    if change == "new game":
+                        screen.action_new_game()  # what n does
+                    elif change == "difficulty":
+                        screen.action_cycle_difficulty()  # what d does
+                    else:
+                        screen.apply(screen.session.set_mark(human.other))  # a click on the mark
+
                 call.gate.set()
-                assert watch.posted.wait(10), label
-                if change == "new game":
-                    screen.action_new_game()  # what n does
-                elif change == "difficulty":
-                    screen.action_cycle_difficulty()  # what d does
-                else:
-                    screen.apply(screen.session.set_mark(human.other))  # a click on the mark
+                await watch.after_the_next_move(pilot, make_the_change)
                 await pilot.pause()
                 assert dropped.count == stale + 1, label
             else:

@@ -32,6 +32,7 @@ from ttt_tui.engine import Difficulty, Player
 from ttt_tui.results import Result
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.stats import StatsScreen
+from ttt_tui.searcher import ThreadSearcher
 from ttt_tui.settings import Mode, Settings
 from ttt_tui.storage import GameRecord, Store
 from ttt_tui.widgets.board import BoardView
@@ -283,7 +284,7 @@ def saving_notices(seen: list[Notice]) -> list[str]:
 
 def make_app(store: Store) -> TicTacToeApp:
     """The real app and engine, no thinking delay, a fixed seed."""
-    return TicTacToeApp(store=store, ai_delay=0, seed=1)
+    return TicTacToeApp(store=store, ai_delay=0, seed=1, searcher=ThreadSearcher())
 
 
 async def play_a_game(pilot: Pilot[None], screen: GameScreen) -> None:

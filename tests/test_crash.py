@@ -46,6 +46,7 @@ import sys
 
 import ttt_tui.app as app_module
 from ttt_tui.__main__ import main
+from ttt_tui.searcher import ThreadSearcher
 
 
 def fail(board, difficulty, rng, cancelled=None):
@@ -53,7 +54,7 @@ def fail(board, difficulty, rng, cancelled=None):
 
 
 real_app = app_module.TicTacToeApp
-app_module.TicTacToeApp = lambda **options: real_app(**options, move_chooser=fail)
+app_module.TicTacToeApp = lambda **options: real_app(**options, searcher=ThreadSearcher(fail))
 sys.exit(main(sys.argv[1:]))
 """
 """`ttt-tui ARGS`, through the real `main()`, with a computer whose first move raises."""

@@ -51,7 +51,6 @@ from textual.widgets import Button, Checkbox, DataTable, OptionList, Static
 from textual.widgets._footer import FooterKey
 from textual.worker import WorkerCancelled
 
-import ttt_tui.screens.game as game_screen_module
 from tests.support import SIZE, StaleWatch, app_exception, look_for_idle_every, resize_pending
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import (
@@ -70,8 +69,9 @@ from ttt_tui.game import Game
 from ttt_tui.messages import AIMoved
 from ttt_tui.results import OUTCOME_LABELS, Result, outcomes_for
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
+from ttt_tui.searcher import Analyzer, ThreadSearcher
 from ttt_tui.session import AnalysisRequest, MoveRequest, Session, status_text
-from ttt_tui.settings import Mode, Settings
+from ttt_tui.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
@@ -326,6 +326,8 @@ class Monitor:
         self.problems: list[str] = []
         self.human_moves = 0
         self.ai_moves = 0
+        self.analyzer: Analyzer = analyze
+        """The analysis the app's searcher runs: `analyze`, watched once installed."""
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Wrap `Game` (for every game the app makes from now on) and the analysis."""
@@ -388,7 +390,7 @@ class Monitor:
         monkeypatch.setattr(Game, "play", watched_play)
         monkeypatch.setattr(Game, "undo", watched_undo)
         monkeypatch.setattr(Game, "redo", watched_redo)
-        monkeypatch.setattr(game_screen_module, "analyze", watched_analyze)
+        self.analyzer = watched_analyze
 
     def watch_session(self, session: Session) -> None:
         """Note the board and level each computer move is asked for, by token."""
@@ -589,7 +591,7 @@ class Fuzzer:
             store=self.store,
             ai_delay=0,
             seed=seed,
-            move_chooser=self.chooser,
+            searcher=ThreadSearcher(self.chooser, self.monitor.analyzer),
         )
         screen = self.app.get_default_screen()
         assert isinstance(screen, GameScreen)
@@ -1074,11 +1076,9 @@ class Fuzzer:
         screen, found = self.screen, []
         tally = self.monitor.tally()
         for mode in Mode:
-            if +screen.session.score[mode] != +tally[mode]:
-                found.append(
-                    f"{mode.value} score {dict(screen.session.score[mode])},"
-                    f" games ended {dict(tally[mode])}"
-                )
+            score = screen.session.score[BoardSize.THREE, mode]
+            if +score != +tally[mode]:
+                found.append(f"{mode.value} score {dict(score)}, games ended {dict(tally[mode])}")
         mode = screen.session.game.mode
         expected = tuple((*OUTCOME_LABELS[o], tally[mode][o]) for o in outcomes_for(mode))
         shown = screen.query_one(Score).counts
@@ -1208,7 +1208,7 @@ async def test_the_checks_catch_a_status_line_that_disagrees(
 
 async def test_the_checks_catch_a_score_that_counts_wrong(fuzz_env: pytest.MonkeyPatch) -> None:
     async with running(fuzz_env) as fuzzer:
-        fuzzer.screen.session.score[fuzzer.screen.session.game.mode]["draw"] += 1
+        fuzzer.screen.session.score[BoardSize.THREE, fuzzer.screen.session.game.mode]["draw"] += 1
         assert any("score" in p for p in fuzzer.problems())
 
 

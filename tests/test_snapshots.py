@@ -16,12 +16,13 @@ from collections.abc import Callable
 from tests.support import SIZE, ScriptedAI, playing
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Cell
+from ttt_tui.searcher import ThreadSearcher
 
 SnapCompare = Callable[..., bool]
 
 
 def make_app(*script: Cell) -> TicTacToeApp:
-    return TicTacToeApp(ai_delay=0, seed=3, move_chooser=ScriptedAI(*script))
+    return TicTacToeApp(ai_delay=0, seed=3, searcher=ThreadSearcher(ScriptedAI(*script)))
 
 
 def test_opening_screen(snap_compare: SnapCompare) -> None:

@@ -19,6 +19,7 @@ from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Difficulty
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.stats import StatsScreen
+from ttt_tui.searcher import ThreadSearcher
 from ttt_tui.settings import Mode, Settings
 from ttt_tui.storage import Store
 
@@ -59,7 +60,7 @@ def test_stats_screen_with_counts(snap_compare: SnapCompare) -> None:
         pilot.app.clear_notifications()
         await pilot.pause()
 
-    app = TicTacToeApp(store=Store(enabled=False), ai_delay=0, seed=7, move_chooser=ai)
+    app = TicTacToeApp(store=Store(enabled=False), ai_delay=0, seed=7, searcher=ThreadSearcher(ai))
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 

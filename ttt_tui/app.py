@@ -19,11 +19,12 @@ from textual.events import Resize
 from textual.screen import Screen
 
 from ttt_tui import crash
-from ttt_tui.engine import Difficulty, Player, choose_move
+from ttt_tui.engine import Difficulty, Player
 from ttt_tui.results import MODE_LABELS
-from ttt_tui.screens.game import GameScreen, MoveChooser, is_too_small
+from ttt_tui.screens.game import GameScreen, is_too_small
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.screens.palette import GamePalette
+from ttt_tui.searcher import Searcher, SearchProcess
 from ttt_tui.session import Session
 from ttt_tui.settings import Mode, Settings
 from ttt_tui.storage import Store
@@ -53,11 +54,12 @@ class TicTacToeApp(App[None]):
         mark: Player | None = None,
         ai_delay: float = 0.0,
         seed: int | None = None,
-        move_chooser: MoveChooser = choose_move,
+        searcher: Searcher | None = None,
     ) -> None:
         """Settings come from ``store`` unless given; ``difficulty`` and ``mark``
         override them, as the command line does. ``store`` defaults to one that
-        saves nothing, as tests want."""
+        saves nothing, as tests want; ``searcher`` to a `SearchProcess` that
+        lives as long as the app."""
         super().__init__()
         self.store = store or Store(enabled=False)
         """Where settings, stats and game records are kept."""
@@ -83,8 +85,10 @@ class TicTacToeApp(App[None]):
             settings, save_settings=self.store.save_settings, record_game=self.store.record_game
         )
         """The game in play and the settings in force."""
+        self.searcher = searcher or SearchProcess(on_restart=self._search_restarted)
+        """Where the computer's moves and the coach's analyses are worked out."""
         self._game_screen = GameScreen(
-            self.session, self.store, ai_delay, random.Random(self.seed), move_chooser
+            self.session, self.store, ai_delay, random.Random(self.seed), self.searcher
         )
 
     def get_default_screen(self) -> Screen[None]:
@@ -92,6 +96,16 @@ class TicTacToeApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
+        self.searcher.start()
+
+    def on_unmount(self) -> None:
+        self.searcher.close()
+
+    def _search_restarted(self) -> None:
+        self.notify(
+            "The search process stopped; a new one has taken over and the game goes on.",
+            severity="warning",
+        )
 
     def _theme_changed(self, theme: object) -> None:
         self.session.set_theme(self.theme)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from ttt_tui.engine import Analysis, Cell, Difficulty
+from ttt_tui.engine import Analysis, Cell, Difficulty, Progress
+from ttt_tui.session import Work
 
 
 class AIMoved(Message):
@@ -28,4 +29,17 @@ class AnalysisReady(Message):
         """The turn the analysis is for; stale when the game moved on."""
         self.analysis = analysis
         """The verdict on every legal move."""
+        super().__init__()
+
+
+class SearchProgress(Message):
+    """A search for the turn with this token is still running, and has got this far."""
+
+    def __init__(self, token: int, work: Work, progress: Progress) -> None:
+        self.token = token
+        """The turn the search is for; stale when the game moved on."""
+        self.work = work
+        """Which search: the computer's move or the coach's analysis."""
+        self.progress = progress
+        """Time, positions searched, what it is proving, and its best move so far."""
         super().__init__()

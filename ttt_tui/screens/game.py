@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from collections.abc import Callable
@@ -13,20 +14,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.events import Resize
 from textual.widgets import Header, Static
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import Worker, WorkerState
 
-from ttt_tui.engine import (
-    Board,
-    CancelCheck,
-    Cell,
-    Difficulty,
-    SearchCancelled,
-    analyze,
-    choose_move,
-)
-from ttt_tui.messages import AIMoved, AnalysisReady
+from ttt_tui.engine import Cell, Progress, SearchCancelled
+from ttt_tui.messages import AIMoved, AnalysisReady, SearchProgress
 from ttt_tui.screens.notices import show_store_notices
 from ttt_tui.screens.unselectable import Unselectable
+from ttt_tui.searcher import Searcher
 from ttt_tui.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session, Work
 from ttt_tui.settings import Mode
 from ttt_tui.storage import Store
@@ -57,9 +51,6 @@ NOTICE_SECONDS = 1.5
 
 DIFFICULTY_TIP = "next difficulty (You vs AI)"
 UNDO_TIP = "undo to your last turn / redo"
-
-MoveChooser = Callable[[Board, Difficulty, random.Random, CancelCheck | None], Cell]
-"""Picks the computer's move; `choose_move` unless a test slows it down."""
 
 
 class GameScreen(Unselectable[None]):
@@ -104,7 +95,7 @@ class GameScreen(Unselectable[None]):
         store: Store,
         ai_delay: float,
         rng: random.Random,
-        move_chooser: MoveChooser = choose_move,
+        searcher: Searcher,
     ) -> None:
         super().__init__()
         self.session = session
@@ -115,7 +106,8 @@ class GameScreen(Unselectable[None]):
         """Least seconds the computer appears to think."""
         self.rng = rng
         """Source of every random choice the computer makes."""
-        self.move_chooser = move_chooser
+        self.searcher = searcher
+        """Where the computer's moves and the coach's analyses are worked out."""
         self._keys_for = (session.game.mode, False, False)
         """The mode, pause and game-over state the footer's keys were last worked out for
         (at first, those of the new game the footer is first drawn for)."""
@@ -156,7 +148,7 @@ class GameScreen(Unselectable[None]):
             self.workers.cancel_group(self, dropped.value)
         for request in self.session.requests():
             if isinstance(request, MoveRequest):
-                self._think(request, random.Random(self.rng.getrandbits(64)))
+                self._think(request, self.rng.getrandbits(64))
             else:
                 self._analyse(request)
         if outcome.notice:
@@ -170,45 +162,51 @@ class GameScreen(Unselectable[None]):
             self._keys_for = keys
             self.refresh_bindings()
 
-    # Searches, off the UI thread; they never touch widgets.
+    # Searches, in the searcher (a process of its own); the workers wait for them and
+    # post what they found, and never touch widgets.
 
-    @work(thread=True, exclusive=True, group=Work.MOVE.value, exit_on_error=False)
-    def _think(self, request: MoveRequest, rng: random.Random) -> None:
-        """Compute the computer's move, taking at least `ai_delay` seconds."""
-        worker = get_current_worker()
+    @work(exclusive=True, group=Work.MOVE.value, exit_on_error=False)
+    async def _think(self, request: MoveRequest, seed: int) -> None:
+        """Have the computer's move worked out, taking at least `ai_delay` seconds."""
         started = time.monotonic()
         try:
-            cell = self.move_chooser(
-                request.board, request.difficulty, rng, lambda: worker.is_cancelled
+            cell = await self.searcher.choose_move(
+                request.board, request.difficulty, seed, self._reporter(request.token, Work.MOVE)
             )
         except SearchCancelled:
             return
-        while not worker.is_cancelled:
-            remaining = self.ai_delay - (time.monotonic() - started)
-            if remaining <= 0:
-                break
-            time.sleep(min(remaining, 0.02))
-        if not worker.is_cancelled:
-            self.post_message(AIMoved(request.token, cell, request.difficulty))
+        remaining = self.ai_delay - (time.monotonic() - started)
+        if remaining > 0:
+            await asyncio.sleep(remaining)
+        self.post_message(AIMoved(request.token, cell, request.difficulty))
 
     @on(AIMoved)
     def _ai_moved(self, message: AIMoved) -> None:
         self.apply(self.session.apply_move(message.token, message.cell, message.level))
 
-    @work(thread=True, exclusive=True, group=Work.ANALYSIS.value, exit_on_error=False)
-    def _analyse(self, request: AnalysisRequest) -> None:
-        """Minimax's verdict on every move, for the coach and hints."""
-        worker = get_current_worker()
+    @work(exclusive=True, group=Work.ANALYSIS.value, exit_on_error=False)
+    async def _analyse(self, request: AnalysisRequest) -> None:
+        """Have minimax's verdict on every move worked out, for the coach and hints."""
+        reporter = self._reporter(request.token, Work.ANALYSIS)
         try:
-            analysis = analyze(request.board, lambda: worker.is_cancelled)
+            analysis = await self.searcher.analyze(request.board, reporter)
         except SearchCancelled:
             return
-        if not worker.is_cancelled:
-            self.post_message(AnalysisReady(request.token, analysis))
+        self.post_message(AnalysisReady(request.token, analysis))
 
     @on(AnalysisReady)
     def _analysis_ready(self, message: AnalysisReady) -> None:
         self.apply(self.session.apply_analysis(message.token, message.analysis))
+
+    def _reporter(self, token: int, work: Work) -> Callable[[Progress], None]:
+        def report(progress: Progress) -> None:
+            self.post_message(SearchProgress(token, work, progress))
+
+        return report
+
+    @on(SearchProgress)
+    def _search_progress(self, message: SearchProgress) -> None:
+        self.apply(self.session.report(message.token, message.work, message.progress))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A worker that failed is a bug: raise it so the app's crash handling reports it."""

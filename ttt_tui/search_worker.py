@@ -1,0 +1,145 @@
+"""The search process: ``python -m ttt_tui.search_worker``, started by `SearchProcess`.
+
+It reads jobs from standard input and writes replies to standard output, each a
+pickled tuple, and runs one search at a time with the engine. A thread of its
+own reads what the app sends while a search runs, so a request to give the
+search up is seen within a few milliseconds: the search asks `cancelled` every
+few hundred positions. When its standard input closes (the app has gone), it
+gives up what it was doing and ends.
+
+Only the engine is imported here, so the process starts quickly.
+"""
+
+from __future__ import annotations
+
+import pickle
+import queue
+import random
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import IO, Any
+
+from ttt_tui.engine import (
+    Board,
+    Difficulty,
+    Progress,
+    SearchCancelled,
+    analyze,
+    choose_move,
+)
+
+PROGRESS_SECONDS = 0.1
+"""Least time between two progress reports sent to the app."""
+
+MOVE = "move"
+"""A job for the computer's move."""
+ANALYSIS = "analysis"
+"""A job for every legal move's value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One search, as the app sends it."""
+
+    rid: int
+    """Names the job in the replies; never reused."""
+    kind: str
+    """`MOVE` or `ANALYSIS`."""
+    board: Board
+    difficulty: Difficulty | None = None
+    """The level of a move; None for an analysis."""
+    seed: int = 0
+    """Seeds the move's random choices among equals."""
+
+
+Reply = tuple[str, int, Any]
+"""``("progress" | "done" | "cancelled" | "error", rid, payload)``."""
+
+
+class Listener:
+    """Reads what the app sends: jobs go on a queue, a cancel marks its job."""
+
+    def __init__(self, source: IO[bytes]) -> None:
+        self.source = source
+        self.jobs: queue.Queue[Job | None] = queue.Queue()
+        """Jobs in the order they came; None once the app has gone or said stop."""
+        self.cancelled_rid = -1
+        """The job the app gave up on last."""
+        self.gone = False
+        """Whether the app has closed its end or said stop."""
+
+    def run(self) -> None:
+        while True:
+            try:
+                message = pickle.load(self.source)
+            except (EOFError, OSError, pickle.UnpicklingError):
+                message = None
+            if message is None:
+                self.gone = True
+                self.jobs.put(None)
+                return
+            kind, payload = message
+            if kind == "cancel":
+                self.cancelled_rid = payload
+            else:
+                self.jobs.put(payload)
+
+    def cancelled(self, rid: int) -> Callable[[], bool]:
+        """The cancel check of job ``rid``."""
+        return lambda: self.gone or self.cancelled_rid == rid
+
+
+def run_job(job: Job, cancelled: Callable[[], bool], send: Callable[[Reply], None]) -> None:
+    """Run one job, reporting its progress now and then and its result at the end."""
+    last = 0.0
+
+    def progress(report: Progress) -> None:
+        nonlocal last
+        moment = time.monotonic()
+        if moment - last >= PROGRESS_SECONDS:
+            last = moment
+            send(("progress", job.rid, report))
+
+    try:
+        if job.kind == MOVE:
+            assert job.difficulty is not None
+            rng = random.Random(job.seed)
+            result: Any = choose_move(job.board, job.difficulty, rng, cancelled, progress)
+        else:
+            result = analyze(job.board, cancelled, progress)
+    except SearchCancelled:
+        send(("cancelled", job.rid, None))
+    except Exception:
+        send(("error", job.rid, traceback.format_exc()))
+    else:
+        send(("done", job.rid, result))
+
+
+def main() -> int:
+    """Serve jobs until the app goes; the terminal's interrupt is the app's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    source, sink = sys.stdin.buffer, sys.stdout.buffer
+    listener = Listener(source)
+    threading.Thread(target=listener.run, name="ttt-tui jobs", daemon=True).start()
+
+    def send(reply: Reply) -> None:
+        pickle.dump(reply, sink, protocol=pickle.HIGHEST_PROTOCOL)
+        sink.flush()
+
+    while True:
+        job = listener.jobs.get()
+        if job is None:
+            return 0
+        try:
+            run_job(job, listener.cancelled(job.rid), send)
+        except (BrokenPipeError, OSError):
+            return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

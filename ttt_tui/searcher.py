@@ -1,0 +1,355 @@
+"""Where the engine's searches run: a process of their own, so the interface never waits.
+
+A pure-Python search in a thread shares the interpreter's lock with the
+interface, and a long one (Hard on 5x5) made every key late. `SearchProcess`
+runs the searches in a separate process (`ttt_tui.search_worker`) that lives as
+long as the app and keeps the engine's tables warm from one move to the next.
+It takes one search at a time, the computer's move before the coach's analysis
+(a move asked for while an analysis runs interrupts it; the analysis starts
+again after, from the tables it filled), stops a search within a few
+milliseconds of its caller giving up on it, passes the search's progress on,
+and starts a new process if the old one dies, trying the search it was running
+once more.
+
+`ThreadSearcher` runs the same searches, or any other move chooser, in a
+thread: for tests that script the computer with objects no process could share.
+
+Both are used from the app's event loop: `choose_move` and `analyze` are
+coroutines, and cancelling the task that awaits one stops its search (a
+search that was stopped raises `SearchCancelled` in the searcher, never out of
+it: the awaiting task was cancelled).
+
+No UI imports.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import pickle
+import random
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from ttt_tui.engine import (
+    Analysis,
+    Board,
+    CancelCheck,
+    Cell,
+    Difficulty,
+    ProgressCallback,
+    analyze,
+    choose_move,
+)
+from ttt_tui.search_worker import ANALYSIS, MOVE, Job, Reply
+
+STOP_SECONDS = 1.0
+"""How long `SearchProcess.close` waits for the process to end before it is killed."""
+
+MoveChooser = Callable[[Board, Difficulty, random.Random, CancelCheck | None], Cell]
+"""Picks the computer's move: `choose_move`, or a test's scripted computer."""
+
+Analyzer = Callable[[Board, CancelCheck | None], Analysis]
+"""Values every legal move: `analyze`, or a test's stand-in that holds it back."""
+
+
+_T = TypeVar("_T")
+
+
+class SearchFailed(Exception):
+    """A search raised an error in the search process; the message is its traceback."""
+
+
+class SearchProcessDied(Exception):
+    """The search process died twice while running the same search."""
+
+
+class Searcher(Protocol):
+    """Runs the engine's searches for the app's event loop."""
+
+    async def choose_move(
+        self, board: Board, difficulty: Difficulty, seed: int, progress: ProgressCallback | None
+    ) -> Cell:
+        """The computer's move."""
+        ...
+
+    async def analyze(self, board: Board, progress: ProgressCallback | None) -> Analysis:
+        """Every legal move's value."""
+        ...
+
+    def start(self) -> None:
+        """Get ready to search; call from the event loop."""
+        ...
+
+    def close(self) -> None:
+        """Stop every search and let go of what runs them."""
+        ...
+
+
+# In a thread -------------------------------------------------------------------
+
+
+class ThreadSearcher:
+    """Runs searches in worker threads of the event loop's executor."""
+
+    def __init__(self, chooser: MoveChooser = choose_move, analyzer: Analyzer = analyze) -> None:
+        self.chooser = chooser
+        """Picks the computer's moves (the engine's `choose_move` unless a test scripts it)."""
+        self.analyzer = analyzer
+        """Values the moves for the coach (the engine's `analyze` unless a test holds it)."""
+
+    async def choose_move(
+        self, board: Board, difficulty: Difficulty, seed: int, progress: ProgressCallback | None
+    ) -> Cell:
+        """The computer's move, chosen in a thread; progress is not reported."""
+        rng = random.Random(seed)
+
+        def search(stop: CancelCheck) -> Cell:
+            return self.chooser(board, difficulty, rng, stop)
+
+        return await self._run(search)
+
+    async def analyze(self, board: Board, progress: ProgressCallback | None) -> Analysis:
+        """Every legal move's value, worked out in a thread."""
+
+        def search(stop: CancelCheck) -> Analysis:
+            return self.analyzer(board, stop)
+
+        return await self._run(search)
+
+    async def _run(self, search: Callable[[CancelCheck], _T]) -> _T:
+        stopped = threading.Event()
+        try:
+            return await asyncio.to_thread(search, stopped.is_set)
+        except asyncio.CancelledError:
+            stopped.set()
+            raise
+
+    def start(self) -> None:
+        """Nothing to start: threads are taken from the event loop's executor."""
+
+    def close(self) -> None:
+        """Nothing to let go of: a thread whose search was stopped ends by itself."""
+
+
+# In a process of its own -------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class _Pending:
+    job: Job
+    future: asyncio.Future[Any]
+    progress: ProgressCallback | None
+    attempts: int = 0
+    """How many processes have started this job."""
+    preempted: bool = False
+    """Stopped to let a move go first; to be started again."""
+
+
+class SearchProcess:
+    """A long-lived process (`ttt_tui.search_worker`) that runs the searches one at a time.
+
+    Start it from inside the app's event loop (`start`); close it when the app
+    ends (`close`). ``on_restart`` is called, in the event loop, each time the
+    process died and a new one took over.
+    """
+
+    def __init__(self, on_restart: Callable[[], None] = lambda: None) -> None:
+        self.on_restart = on_restart
+        """Told when a dead search process was replaced."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._generation = 0
+        self._next_rid = 0
+        self._queue: list[_Pending] = []
+        self._running: _Pending | None = None
+        self._closed = False
+
+    @property
+    def pid(self) -> int | None:
+        """The search process's id, while it runs."""
+        return None if self._process is None else self._process.pid
+
+    def start(self) -> None:
+        """Start the search process, if it is not running; call from the event loop."""
+        self._loop = asyncio.get_running_loop()
+        if self._process is None and not self._closed:
+            self._spawn()
+
+    def _spawn(self) -> None:
+        # The process finds this copy of ttt-tui, installed or not, and writes
+        # nothing to the terminal, which belongs to the app; in a session of its
+        # own, the terminal's ^C does not reach it either.
+        package_root = str(Path(__file__).resolve().parent.parent)
+        path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
+        process = subprocess.Popen(
+            [sys.executable, "-m", "ttt_tui.search_worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": path},
+            start_new_session=True,
+        )
+        self._process = process
+        self._generation += 1
+        reader = threading.Thread(
+            target=self._read,
+            args=(process, self._generation),
+            name="ttt-tui search replies",
+            daemon=True,
+        )
+        reader.start()
+
+    def _read(self, process: subprocess.Popen[bytes], generation: int) -> None:
+        """Pass each reply to the event loop; tell it when the process has gone."""
+        loop = self._loop
+        assert loop is not None and process.stdout is not None
+        while True:
+            try:
+                reply = pickle.load(process.stdout)
+            except (EOFError, OSError, pickle.UnpicklingError):
+                with contextlib.suppress(RuntimeError):  # the loop has closed
+                    loop.call_soon_threadsafe(self._gone, generation)
+                return
+            try:
+                loop.call_soon_threadsafe(self._reply, generation, reply)
+            except RuntimeError:
+                return
+
+    def _send(self, message: tuple[str, Any] | None) -> None:
+        """Write to the process; if it has gone, `_gone` deals with that."""
+        process = self._process
+        if process is None or process.stdin is None:
+            return
+        with contextlib.suppress(OSError, ValueError):
+            pickle.dump(message, process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+            process.stdin.flush()
+
+    # Asking for searches.
+
+    async def choose_move(
+        self, board: Board, difficulty: Difficulty, seed: int, progress: ProgressCallback | None
+    ) -> Cell:
+        """The computer's move, chosen in the search process."""
+        result: Cell = await self._ask(MOVE, board, difficulty, seed, progress)
+        return result
+
+    async def analyze(self, board: Board, progress: ProgressCallback | None) -> Analysis:
+        """Every legal move's value, worked out in the search process."""
+        result: Analysis = await self._ask(ANALYSIS, board, None, 0, progress)
+        return result
+
+    async def _ask(
+        self,
+        kind: str,
+        board: Board,
+        difficulty: Difficulty | None,
+        seed: int,
+        progress: ProgressCallback | None,
+    ) -> Any:
+        loop = asyncio.get_running_loop()
+        if self._loop is None:
+            self.start()
+        self._next_rid += 1
+        job = Job(self._next_rid, kind, board, difficulty, seed)
+        pending = _Pending(job, loop.create_future(), progress)
+        self._queue.append(pending)
+        self._pump()
+        try:
+            return await pending.future
+        except asyncio.CancelledError:
+            self._abandon(pending)
+            raise
+
+    def _abandon(self, pending: _Pending) -> None:
+        """The caller gave up on a job: drop it if queued, stop it if running."""
+        if pending in self._queue:
+            self._queue.remove(pending)
+        elif pending is self._running:
+            self._send(("cancel", pending.job.rid))
+
+    def _pump(self) -> None:
+        """Start the next job if none runs; interrupt an analysis for a move."""
+        if self._closed or self._process is None:
+            return
+        running = self._running
+        moves = [p for p in self._queue if p.job.kind == MOVE]
+        if running is not None:
+            if running.job.kind == ANALYSIS and moves and not running.preempted:
+                running.preempted = True
+                self._send(("cancel", running.job.rid))
+            return
+        if not self._queue:
+            return
+        pending = moves[0] if moves else self._queue[0]
+        self._queue.remove(pending)
+        pending.preempted = False
+        pending.attempts += 1
+        self._running = pending
+        self._send(("job", pending.job))
+
+    # Replies, in the event loop.
+
+    def _reply(self, generation: int, reply: Reply) -> None:
+        kind, rid, payload = reply
+        running = self._running
+        if generation != self._generation or running is None or running.job.rid != rid:
+            return
+        if kind == "progress":
+            if running.progress is not None and not running.future.done():
+                running.progress(payload)
+            return
+        self._running = None
+        if kind == "cancelled":
+            if running.preempted and not running.future.done():
+                self._queue.insert(0, running)
+        elif not running.future.done():
+            if kind == "done":
+                running.future.set_result(payload)
+            else:
+                running.future.set_exception(SearchFailed(payload))
+        self._pump()
+
+    def _gone(self, generation: int) -> None:
+        """The process died: start another and run its job again, once."""
+        if generation != self._generation or self._closed:
+            return
+        if self._process is not None:
+            self._process.wait()
+        self._process = None
+        running, self._running = self._running, None
+        if running is not None and not running.future.done():
+            if running.attempts >= 2:
+                running.future.set_exception(
+                    SearchProcessDied(f"the search process died twice running {running.job}")
+                )
+            else:
+                self._queue.insert(0, running)
+        self._spawn()
+        self.on_restart()
+        self._pump()
+
+    def close(self) -> None:
+        """Stop the running search and the process; cancel every job still waiting."""
+        self._closed = True
+        for pending in [*self._queue, *([self._running] if self._running else [])]:
+            pending.future.cancel()
+        self._queue.clear()
+        self._running = None
+        process, self._process = self._process, None
+        if process is None:
+            return
+        if process.stdin is not None:
+            with contextlib.suppress(OSError, ValueError):
+                process.stdin.close()  # the process gives up its search and ends
+        try:
+            process.wait(STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
