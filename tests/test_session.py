@@ -19,7 +19,7 @@ from ttt_tui.session import (
     Work,
     status_text,
 )
-from ttt_tui.settings import Mode, Settings
+from ttt_tui.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import GameRecord
 
 MOMENT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
@@ -107,13 +107,13 @@ def test_a_finished_game_is_recorded_and_scored_once() -> None:
     for cell in (0, 3, 1, 4, 2):  # X takes the top row
         assert isinstance(session.play(cell), Changed)
     assert [r.result for r in saved.records] == [Result.X_WON]
-    assert session.score[Mode.TWO_PLAYERS]["x_won"] == 1
+    assert session.score[BoardSize.THREE, Mode.TWO_PLAYERS]["x_won"] == 1
     assert status_text(session) == "X wins!"
     assert session.play(8) == Refused(Refusal.GAME_OVER)
     assert isinstance(session.undo(), Changed)
     assert isinstance(session.redo(), Changed)  # the same ending again: not counted again
     assert len(saved.records) == 1
-    assert session.score[Mode.TWO_PLAYERS]["x_won"] == 1
+    assert session.score[BoardSize.THREE, Mode.TWO_PLAYERS]["x_won"] == 1
 
 
 def test_a_new_game_records_the_old_one_as_abandoned_and_alternates() -> None:

@@ -23,7 +23,7 @@ import pytest
 from ttt_tui.engine import Difficulty, Player, Status
 from ttt_tui.game import Game, record_of
 from ttt_tui.results import Result, stats_outcome
-from ttt_tui.settings import Mode, Settings
+from ttt_tui.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import (
     MIXED,
     GameRecord,
@@ -92,7 +92,7 @@ def test_defaults_when_nothing_is_saved_and_loading_writes_nothing(data: Path) -
 
     assert store.load_settings() == Settings()
     assert Settings() == Settings(MEDIUM, MEDIUM, MEDIUM, Player.X, Mode.HUMAN_VS_AI,
-                                  False, False, "textual-dark")  # fmt: skip
+                                  BoardSize.THREE, False, False, "textual-dark")  # fmt: skip
     assert store.load_stats() == Stats()
     assert store.load_games() == []
     assert store.take_notices() == []
@@ -107,6 +107,7 @@ def test_settings_round_trip_through_a_new_store(data: Path) -> None:
         ai_o_difficulty=HARD,
         mark=Player.O,
         mode=Mode.AI_VS_AI,
+        board=BoardSize.FIVE,
         alternate_start=True,
         coach=True,
         theme="gruvbox",
@@ -120,6 +121,7 @@ def test_settings_round_trip_through_a_new_store(data: Path) -> None:
         "ai_o_difficulty": "hard",
         "mark": "O",
         "mode": "ai_vs_ai",
+        "board": 5,
         "alternate_start": True,
         "coach": True,
         "theme": "gruvbox",
@@ -1249,7 +1251,7 @@ WRITER = textwrap.dedent(
     from datetime import UTC, datetime
     from pathlib import Path
     from ttt_tui.engine import Difficulty, Player
-    from ttt_tui.settings import Mode, Settings
+    from ttt_tui.settings import BoardSize, Mode, Settings
     from ttt_tui.results import Result
     from ttt_tui.storage import GameRecord, Store
 

@@ -15,9 +15,9 @@ from ttt_tui.settings import Mode
 from ttt_tui.storage import GameRecord, Mixed, side_level
 
 
-def move_name(ply: int, cell: Cell) -> str:
-    """A move as people read it: the mark and the square, e.g. ``X b2``."""
-    return f"{mover_of(ply).value} {coordinate(cell)}"
+def move_name(ply: int, cell: Cell, n: int) -> str:
+    """A move as people read it on an n x n board: the mark and the square, e.g. ``X b2``."""
+    return f"{mover_of(ply).value} {coordinate(cell, n)}"
 
 
 @dataclass

@@ -22,12 +22,13 @@ from ttt_tui.engine import (
     Difficulty,
     IllegalMoveError,
     Player,
+    Progress,
     Status,
     Verdict,
 )
 from ttt_tui.game import Game, move_name, record_of
 from ttt_tui.results import OUTCOME_LABELS, Result, outcomes_for, stats_outcome
-from ttt_tui.settings import Mode, Settings
+from ttt_tui.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import GameRecord
 
 
@@ -46,6 +47,9 @@ class Refusal(enum.Enum):
     HINTS_ON_YOUR_TURN = "Hints are for your turn."
     NO_COMPUTER = "2 players: there is no computer to set a difficulty for."
     ENGINES_IN_SIDEBAR = "AI vs AI: set each engine's level in the sidebar."
+    NOT_THINKING = "The computer is not thinking."
+    NO_MOVE_YET = "The computer has no move yet: wait a moment."
+    NOT_PROVEN = "Hard has no move proven to keep its result yet: wait a moment."
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,8 @@ class BoardState:
     verdicts: Mapping[Cell, Verdict]
     """Coach verdicts for the empty cells (none when the coach is off)."""
     hints: frozenset[Cell]
+    pending: frozenset[Cell] = frozenset()
+    """Empty cells whose verdict the coach is still working out (not proven yet)."""
 
 
 @dataclass(frozen=True)
@@ -141,15 +147,13 @@ class View:
     moves: tuple[Cell, ...]
     undone: tuple[Cell, ...]
     """Moves undo took back, in the order redo would play them."""
+    n: int
+    """Squares per side of the board in play."""
     settings: Settings
     mode: Mode
     human: Player
     paused: bool
     is_over: bool
-
-
-def _verdicts(analysis: Analysis) -> Mapping[Cell, Verdict]:
-    return dict(analysis.moves)
 
 
 @dataclass
@@ -177,12 +181,18 @@ class Session:
     """Minimax's view of the current position, once computed."""
     in_flight: set[Work] = field(init=False, default_factory=set)
     """Searches asked for in the current turn whose results have not come."""
-    score: dict[Mode, Counter[str]] = field(init=False)
-    """Results this session by mode, counted as in the stats."""
+    progress: dict[Work, Progress] = field(init=False, default_factory=dict)
+    """The latest progress of each search in flight that has reported any."""
+    score: dict[tuple[BoardSize, Mode], Counter[str]] = field(init=False)
+    """Results this session by board and mode, counted as in the stats."""
 
     def __post_init__(self) -> None:
-        self.game = Game(mode=self.settings.mode, human=self.settings.mark)
-        self.score = {mode: Counter() for mode in Mode}
+        self.game = self._new_game(self.settings.mode, self.settings.mark)
+        self.score = {(size, mode): Counter() for size in BoardSize for mode in Mode}
+
+    def _new_game(self, mode: Mode, human: Player) -> Game:
+        board = Board.empty(self.settings.board.n)
+        return Game(mode=mode, human=human, started=self.now(), board=board)
 
     def begin(self) -> Changed:
         """The first turn: call once the screen is there to start what it wants."""
@@ -226,6 +236,7 @@ class Session:
         if token != self.token or not self.game.ai_to_move or self.paused:
             return None
         self.in_flight.discard(Work.MOVE)
+        self.progress.pop(Work.MOVE, None)
         self.game.play(cell, level)
         return self._next_turn()
 
@@ -234,8 +245,43 @@ class Session:
         if token != self.token:
             return None
         self.in_flight.discard(Work.ANALYSIS)
+        self.progress.pop(Work.ANALYSIS, None)
         self.analysis = analysis
         return Changed()
+
+    def report(self, token: int, work: Work, progress: Progress) -> Changed | None:
+        """How a search for turn ``token`` is getting on; None (dropped) if the turn is over."""
+        if token != self.token or work not in self.in_flight:
+            return None
+        self.progress[work] = progress
+        return Changed()
+
+    def move_now(self) -> Changed | Refused:
+        """Make the computer play the best move its search has found so far.
+
+        Hard plays it only once it is proven to keep the position's result;
+        the other levels look a ply or two ahead and have no such proof to wait for.
+        """
+        if not self.thinking:
+            return Refused(Refusal.NOT_THINKING)
+        progress = self.progress.get(Work.MOVE)
+        if progress is None or progress.best is None:
+            return Refused(Refusal.NO_MOVE_YET)
+        level = self.difficulty_for(self.game.board.to_move)
+        if level is Difficulty.HARD and not progress.proven:
+            return Refused(Refusal.NOT_PROVEN)
+        changed = self.apply_move(self.token, progress.best, level)
+        assert changed is not None
+        return Changed(changed.notice, changed.cancel | {Work.MOVE})
+
+    @property
+    def can_move_now(self) -> bool:
+        """Whether `move_now` would play a move now."""
+        progress = self.progress.get(Work.MOVE)
+        if not self.thinking or progress is None or progress.best is None:
+            return False
+        level = self.difficulty_for(self.game.board.to_move)
+        return progress.proven or level is not Difficulty.HARD
 
     # A person's moves.
 
@@ -307,7 +353,7 @@ class Session:
                 settings = replace(settings, ai_x_difficulty=x, ai_o_difficulty=o)
                 notice = f"Engines swapped: X {x.value.capitalize()}, O {o.value.capitalize()}."
         self._save(replace(settings, mark=human, mode=mode))
-        self.game = Game(mode=mode, human=human, started=self.now())
+        self.game = self._new_game(mode, human)
         self.paused = False
         return self._next_turn(notice)
 
@@ -318,6 +364,13 @@ class Session:
     def set_mark(self, mark: Player) -> Changed | None:
         """Play the other mark: starts a new game."""
         return self.new_game(human=mark) if mark is not self.game.human else None
+
+    def set_board(self, size: BoardSize) -> Changed | None:
+        """Play on another board: starts a new game."""
+        if size is self.settings.board:
+            return None
+        self._save(replace(self.settings, board=size))
+        return self.new_game()
 
     def set_difficulty(self, difficulty: Difficulty, side: Player | None = None) -> Changed | None:
         """Use a new level from the computer's next move on: the computer's in You vs
@@ -393,6 +446,7 @@ class Session:
         self.token += 1
         cancel = frozenset(self.in_flight)
         self.in_flight.clear()
+        self.progress.clear()
         game = self.game
         if game.is_over and not game.result_recorded:
             self._record(Result.from_status(game.status))
@@ -404,7 +458,7 @@ class Session:
         record = record_of(game, result, self.now(), self.difficulty_for)
         outcome = stats_outcome(result, record.human_mark)
         if outcome is not None:
-            self.score[game.mode][outcome] += 1
+            self.score[BoardSize(game.board.n), game.mode][outcome] += 1
         self.record_game(record)
 
     def _save(self, settings: Settings) -> None:
@@ -417,22 +471,32 @@ class Session:
     def view(self) -> View:
         """Everything on screen now, as one immutable snapshot."""
         game, analysis = self.game, self.analysis
-        coach = analysis is not None and self.settings.coach
         hint = analysis is not None and self.hint_requested
-        score = self.score[game.mode]
+        score = self.score[BoardSize(game.board.n), game.mode]
+        verdicts: Mapping[Cell, Verdict] = {}
+        pending: frozenset[Cell] = frozenset()
+        if self.settings.coach and not game.is_over:
+            # Until the analysis is complete, the verdicts proven so far.
+            partial = self.progress.get(Work.ANALYSIS)
+            shown = analysis or (partial.analysis if partial is not None else None)
+            verdicts = dict(shown.moves) if shown is not None else {}
+            if analysis is None and Work.ANALYSIS in self.in_flight:
+                pending = frozenset(game.board.legal_moves()) - set(verdicts)
         return View(
             board=BoardState(
                 board=game.board,
                 last_move=game.last_move,
                 line_lost=game.person_lost,
-                verdicts=_verdicts(analysis) if analysis and coach else {},
+                verdicts=verdicts,
                 hints=frozenset(analysis.best) if analysis and hint else frozenset(),
+                pending=pending,
             ),
             status=status_view(self),
             score=tuple((*OUTCOME_LABELS[o], score[o]) for o in outcomes_for(game.mode)),
             hints_used=game.hints_used,
             moves=tuple(game.moves),
             undone=tuple(cell for group in reversed(game.redo_stack) for cell in group),
+            n=game.board.n,
             settings=self.settings,
             mode=game.mode,
             human=game.human,
@@ -449,7 +513,9 @@ class Session:
             "human": game.human.value,
             "board": str(game.board),
             "moves": " ".join(str(cell) for cell in game.moves) or "(none)",
-            "moves read as": " ".join(move_name(p, c) for p, c in enumerate(game.moves)),
+            "moves read as": " ".join(
+                move_name(p, c, game.board.n) for p, c in enumerate(game.moves)
+            ),
             "levels": " ".join(level.value if level else "person" for level in game.levels),
             "undone": game.redo_stack,
         }
@@ -494,7 +560,8 @@ def status_text(session: Session) -> str:
 
 
 def status_detail(session: Session) -> str:
-    """The status line's second part: what to do next, or who is to move when paused."""
+    """The status line's second part: what to do next, who is to move when paused, or
+    how a long search is getting on (time, positions, what it is proving)."""
     game = session.game
     if game.is_over:
         if game.mode is Mode.AI_VS_AI:
@@ -503,4 +570,12 @@ def status_detail(session: Session) -> str:
     if game.mode is Mode.AI_VS_AI and session.paused:
         to_move = game.board.to_move
         return f"{to_move.value} ({session.difficulty_for(to_move).value.capitalize()}) to move"
-    return ""
+    progress = session.progress.get(Work.MOVE) if session.thinking else None
+    if progress is None:
+        return ""
+    lines = [f"{progress.elapsed:.1f} s · {progress.nodes:,} positions", progress.stage]
+    if session.can_move_now:
+        lines.append("m: move now")
+    elif progress.best is not None:
+        lines.append("m: not proven yet")
+    return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""The choices kept between runs (`Settings`), the `Mode` among them, and their JSON.
+"""The choices kept between runs (`Settings`), the `Mode` and `BoardSize` among them, and
+their JSON.
 
 Pure, with no UI imports and no file I/O: the game, the storage and the
 widgets all import from here, and nothing here imports them.
@@ -11,7 +12,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ttt_tui.engine import Difficulty, Player
+from ttt_tui.engine import SIZES, Difficulty, Player
 from ttt_tui.jsonfields import FORMAT_VERSION, InvalidData, bool_field, enum_field
 
 
@@ -24,6 +25,32 @@ class Mode(enum.Enum):
     """Two people taking turns on one keyboard."""
     AI_VS_AI = "ai_vs_ai"
     """The computer against itself, each side at its own difficulty."""
+
+
+class BoardSize(enum.Enum):
+    """The boards the game plays, each with its line length (`SIZES`)."""
+
+    THREE = 3
+    """3x3, three in a row: the classic game."""
+    FOUR = 4
+    """4x4, four in a row."""
+    FIVE = 5
+    """5x5, four in a row."""
+
+    @property
+    def n(self) -> int:
+        """Squares per side."""
+        return self.value
+
+    @property
+    def k(self) -> int:
+        """Marks in a row that win."""
+        return SIZES[self.value]
+
+    @property
+    def label(self) -> str:
+        """E.g. ``4x4``."""
+        return f"{self.n}x{self.n}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +67,8 @@ class Settings:
     """The human's mark in You-vs-AI."""
     mode: Mode = Mode.HUMAN_VS_AI
     """Who plays each side."""
+    board: BoardSize = BoardSize.THREE
+    """The board played on."""
     alternate_start: bool = False
     """Whether the side that starts alternates from one game to the next."""
     coach: bool = False
@@ -56,6 +85,7 @@ class Settings:
             "ai_o_difficulty": self.ai_o_difficulty.value,
             "mark": self.mark.value,
             "mode": self.mode.value,
+            "board": self.board.value,
             "alternate_start": self.alternate_start,
             "coach": self.coach,
             "theme": self.theme,
@@ -89,6 +119,7 @@ class Settings:
             "ai_o_difficulty": lambda d, k: enum_field(d, k, Difficulty),
             "mark": lambda d, k: enum_field(d, k, Player),
             "mode": lambda d, k: enum_field(d, k, Mode),
+            "board": lambda d, k: enum_field(d, k, BoardSize),
             "alternate_start": bool_field,
             "coach": bool_field,
             "theme": lambda d, k: _theme(d, k, themes),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
@@ -12,6 +13,18 @@ from textual.widgets import Static
 
 from ttt_tui.engine import Cell
 from ttt_tui.game import move_name
+
+
+@dataclass(frozen=True, slots=True)
+class MoveList:
+    """What the history shows."""
+
+    moves: tuple[Cell, ...] = ()
+    """The moves played, in order."""
+    undone: tuple[Cell, ...] = ()
+    """Moves taken back that redo would replay, in the order they would come."""
+    n: int = 3
+    """Squares per side of the board, which the squares' names depend on."""
 
 
 class History(VerticalScroll, can_focus=False):
@@ -43,9 +56,8 @@ class History(VerticalScroll, can_focus=False):
         "history--empty",
     }
 
-    record: reactive[tuple[tuple[Cell, ...], tuple[Cell, ...]]] = reactive(((), ()), repaint=False)
-    """The moves played, in order, and the moves taken back that redo would
-    replay, in the order they would come."""
+    record: reactive[MoveList] = reactive(MoveList, repaint=False)
+    """The moves played and the moves taken back, on a board of a given size."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="history-lines")
@@ -59,17 +71,16 @@ class History(VerticalScroll, can_focus=False):
     @property
     def moves(self) -> tuple[Cell, ...]:
         """The moves played, in order."""
-        return self.record[0]
+        return self.record.moves
 
     @property
     def undone(self) -> tuple[Cell, ...]:
         """Moves taken back that redo would replay, in the order they would come."""
-        return self.record[1]
+        return self.record.undone
 
-    @staticmethod
-    def describe(ply: int, cell: Cell) -> str:
-        """One move as people read it, e.g. ``3. X b2``."""
-        return f"{ply + 1:>2}. {move_name(ply, cell)}"
+    def describe(self, ply: int, cell: Cell) -> str:
+        """One move as people read it, e.g. `` 3. X b2``."""
+        return f"{ply + 1:>2}. {move_name(ply, cell, self.record.n)}"
 
     def _render_lines(self) -> None:
         shown = self.query("#history-lines").results(Static)

@@ -16,7 +16,7 @@ from ttt_tui.results import MODE_LABELS
 from ttt_tui.session import View
 from ttt_tui.settings import Mode
 from ttt_tui.widgets.choice import Choice
-from ttt_tui.widgets.history import History
+from ttt_tui.widgets.history import History, MoveList
 from ttt_tui.widgets.score import Score
 from ttt_tui.widgets.status import StatusLine
 
@@ -236,7 +236,7 @@ class Sidebar(VerticalScroll, can_focus=False):
         if hints_used != self._hints_used_text:
             self._hints_used.update(hints_used)
             self._hints_used_text = hints_used
-        self._history.record = (view.moves, view.undone)
+        self._history.record = MoveList(view.moves, view.undone, view.n)
         settings = view.settings
         self._mode.value = view.mode
         self._difficulty.value = settings.difficulty
