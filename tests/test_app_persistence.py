@@ -172,6 +172,8 @@ async def test_a_finished_game_is_recorded_with_every_field_and_counted(tmp_path
         "started",
         "ended",
         "mode",
+        "n",
+        "k",
         "x_difficulty",
         "o_difficulty",
         "human_mark",
@@ -187,6 +189,7 @@ async def test_a_finished_game_is_recorded_with_every_field_and_counted(tmp_path
     assert ended.utcoffset() is not None
     assert started <= ended
     assert record["mode"] == "human_vs_ai"
+    assert (record["n"], record["k"]) == (3, 3)
     assert record["x_difficulty"] is None
     assert record["o_difficulty"] == "medium"
     assert record["human_mark"] == "X"

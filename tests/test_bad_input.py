@@ -485,7 +485,7 @@ REBUILT = "rebuilt the counts from the 2 games in games.jsonl."
 
 def newer(name: str) -> str:
     return re.escape(
-        f"{name} was written by a newer ttt-tui (format version 2); left it untouched"
+        f"{name} was written by a newer ttt-tui (format version 3); left it untouched"
         " and will not save to it this session, using defaults instead."
     )
 
@@ -517,7 +517,7 @@ DAMAGE = {
     ),
     "settings-future": Damage(
         "settings.json",
-        b'{"version": 2, "difficulty": "easy", "board": "4x4"}\n',
+        b'{"version": 3, "difficulty": "easy", "board": "9x9"}\n',
         newer("settings.json"),
         "left alone",
     ),
@@ -543,7 +543,7 @@ DAMAGE = {
     ),
     "stats-future": Damage(
         "stats.json",
-        b'{"version": 2, "counts": {}, "elo": 1500}\n',
+        b'{"version": 3, "counts": {}, "elo": 1500}\n',
         newer("stats.json"),
         "left alone",
     ),
@@ -566,7 +566,7 @@ DAMAGE = {
     ),
     "games-future": Damage(
         "games.jsonl",
-        (GAME_LINE + "\n" + GAME_LINE.replace('"version":1', '"version":2') + "\n").encode(),
+        (GAME_LINE + "\n" + GAME_LINE.replace('"version":1', '"version":3') + "\n").encode(),
         newer("games.jsonl"),
         "left alone",
     ),
@@ -788,7 +788,7 @@ async def test_terminal_too_small(tmp_path: Path) -> None:
         message = str(screen.query_one("#too-small", Static).render())
         assert message == (
             f"Terminal too small: {width}x{height}.\n"
-            f"ttt-tui needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n\n"
+            f"The 3x3 board needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n\n"
             "Enlarge the window to play; q quits."
         )
         for key in ["5", "up", "left", "enter", "space", "tab", "question_mark", "escape"]:
@@ -796,6 +796,7 @@ async def test_terminal_too_small(tmp_path: Path) -> None:
             await settle(pilot)
         assert app.is_running
         assert isinstance(app.screen, GameScreen)
+        assert screen.session.game.moves == []  # the game keys did nothing
 
         await pilot.resize_terminal(*SIZE)
         await pilot.pause()

@@ -13,6 +13,7 @@ import sys
 import textwrap
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from ttt_tui.game import Game, record_of
 from ttt_tui.results import Result, stats_outcome
 from ttt_tui.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import (
+    FORMAT_VERSION,
     MIXED,
     GameRecord,
     Mixed,
@@ -35,7 +37,6 @@ from ttt_tui.storage import (
     stats_entry,
     stats_key,
 )
-from ttt_tui.storage import store as storage
 
 T0 = datetime(2026, 11, 22, 6, 15, tzinfo=UTC)
 EASY, MEDIUM, HARD = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
@@ -115,7 +116,7 @@ def test_settings_round_trip_through_a_new_store(data: Path) -> None:
     Store(data).save_settings(chosen)
 
     assert read_json(data / "settings.json") == {
-        "version": 1,
+        "version": FORMAT_VERSION,
         "difficulty": "hard",
         "ai_x_difficulty": "easy",
         "ai_o_difficulty": "hard",
@@ -158,10 +159,12 @@ def test_games_and_stats_round_trip(data: Path) -> None:
     assert len(lines) == len(records)
     first = json.loads(lines[0])
     assert first == {
-        "version": 1,
+        "version": FORMAT_VERSION,
         "started": "2026-11-22T06:15:00+00:00",
         "ended": "2026-11-22T06:15:42+00:00",
         "mode": "human_vs_ai",
+        "n": 3,
+        "k": 3,
         "x_difficulty": None,
         "o_difficulty": "hard",
         "human_mark": "X",
@@ -174,7 +177,7 @@ def test_games_and_stats_round_trip(data: Path) -> None:
     assert [json.loads(line)["result"] for line in lines] == [r.result.value for r in records]
 
     assert read_json(data / "stats.json") == {
-        "version": 1,
+        "version": FORMAT_VERSION,
         "counts": {
             "human_vs_ai/easy": {"win": 0, "draw": 1, "loss": 1},
             "human_vs_ai/hard": {"win": 1, "draw": 0, "loss": 0},
@@ -213,19 +216,63 @@ def test_reset_stats_keeps_games(data: Path) -> None:
     store.record_game(vs_ai(Result.X_WON))
     store.reset_stats()
 
-    assert read_json(data / "stats.json") == {"version": 1, "counts": {}}
+    assert read_json(data / "stats.json") == {"version": FORMAT_VERSION, "counts": {}}
     assert store.load_stats() == Stats()
     assert Store(data).load_games() == [vs_ai(Result.X_WON)]
 
 
-def test_record_game_accepts_explicit_key_and_outcome(data: Path) -> None:
-    store = Store(data)
-    store.record_game(two_players(Result.DRAW), "two_players", "draw")
-    store.record_game(vs_ai(Result.ABANDONED), "human_vs_ai/hard", "loss")
+# Board sizes ---------------------------------------------------------------------
 
-    assert store.load_stats().counts == {"two_players": {"x_won": 0, "o_won": 0, "draw": 1}}
-    with pytest.raises(ValueError, match="expected one of win, draw, loss"):
-        store.record_game(vs_ai(Result.X_WON), "human_vs_ai/hard", "x_won")
+
+def test_stats_keys_name_the_bigger_boards_and_rows_keep_them_apart() -> None:
+    assert stats_key(Mode.HUMAN_VS_AI, difficulty=HARD, n=3) == "human_vs_ai/hard"
+    assert stats_key(Mode.HUMAN_VS_AI, difficulty=HARD, n=4) == "4x4/human_vs_ai/hard"
+    assert stats_key(Mode.TWO_PLAYERS, n=5) == "5x5/two_players"
+    assert stats_key(Mode.AI_VS_AI, x_difficulty=EASY, o_difficulty=MIXED, n=5) == (
+        "5x5/ai_vs_ai/mixed"
+    )
+    with pytest.raises(ValueError, match="expected a board of 3, 4, 5 squares a side, got 6"):
+        stats_key(Mode.TWO_PLAYERS, n=6)
+    with pytest.raises(ValueError, match="unknown stats key '6x6/two_players'"):
+        Stats().record("6x6/two_players", "draw")
+
+    stats = (
+        Stats()
+        .record("5x5/human_vs_ai/hard", "draw")
+        .record("human_vs_ai/hard", "win")
+        .record("4x4/two_players", "x_won")
+    )
+    assert [(row.n, row.key) for row in stats.rows()] == [
+        (3, "human_vs_ai/hard"),
+        (4, "4x4/two_players"),
+        (5, "5x5/human_vs_ai/hard"),
+    ]
+    five = stats.rows(5, include_empty=True)
+    assert [row.key for row in five] == [
+        "5x5/human_vs_ai/easy",
+        "5x5/human_vs_ai/medium",
+        "5x5/human_vs_ai/hard",
+        "5x5/two_players",
+    ]
+    assert [row.total for row in five] == [0, 0, 1, 0]
+    assert Stats.from_json(stats.to_json()) == stats
+
+
+def test_a_game_record_carries_its_board_and_checks_it() -> None:
+    big = replace(vs_ai(Result.DRAW), moves=(24, 0, 12), n=5, k=4)
+    line = big.to_json()
+    assert (json.loads(line)["n"], json.loads(line)["k"]) == (5, 4)
+    assert GameRecord.from_json(line) == big
+    assert stats_entry(big) == ("5x5/human_vs_ai/hard", "draw")
+    with pytest.raises(ValueError, match="n, k: expected one of 3x3 with 3 in a row, 4x4 with"):
+        replace(big, k=5)
+    with pytest.raises(ValueError, match="moves: expected distinct cells 0 to 15, got"):
+        replace(big, n=4, k=4)
+    # A line written before board sizes is a 3x3 game.
+    old = json.loads(vs_ai(Result.X_WON).to_json())
+    del old["n"], old["k"]
+    old["version"] = 1
+    assert GameRecord.from_json(json.dumps(old)) == vs_ai(Result.X_WON)
 
 
 # Stats helpers -------------------------------------------------------------------
@@ -312,7 +359,7 @@ def test_stats_rows_are_ordered_for_the_screen() -> None:
     assert rows[3].difficulties == (EASY, HARD)
     assert rows[3].count("o_won") == 1
 
-    blank = Stats().rows(include_empty=True)
+    blank = Stats().rows(3, include_empty=True)
     assert [row.key for row in blank] == [
         "human_vs_ai/easy",
         "human_vs_ai/medium",
@@ -342,9 +389,9 @@ SIDES = r"x_difficulty/o_difficulty: expected a difficulty exactly for the compu
         (lambda: GameRecord(T0, T0, Mode.AI_VS_AI, HARD, None, None, (), Result.DRAW),
          SIDES + " in ai_vs_ai"),
         (lambda: GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, None, (1, 1), Result.DRAW),
-         r"moves: expected distinct cells >= 0, got \[1, 1\]"),
+         r"moves: expected distinct cells 0 to 8, got \[1, 1\]"),
         (lambda: GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, None, (-1,), Result.DRAW),
-         r"moves: expected distinct cells >= 0, got \[-1\]"),
+         r"moves: expected distinct cells 0 to 8, got \[-1\]"),
         (lambda: GameRecord(T0, T0, Mode.TWO_PLAYERS, None, None, None, (), Result.DRAW,
                             hints_used=-1),
          "hints_used: expected >= 0, got -1"),
@@ -487,7 +534,7 @@ def test_mixed_stats_keys_rows_and_file() -> None:
         .record("human_vs_ai/hard", "loss")
         .record("ai_vs_ai/easy-hard", "x_won")
     )
-    rows = stats.rows(include_empty=True)
+    rows = stats.rows(3, include_empty=True)
     assert [(row.key, row.mixed) for row in rows] == [
         ("human_vs_ai/easy", False),
         ("human_vs_ai/medium", False),
@@ -505,7 +552,7 @@ def test_mixed_stats_keys_rows_and_file() -> None:
         Stats().record("two_players/mixed", "draw")
 
 
-def test_a_stats_file_from_before_mixed_rows_still_loads(data: Path) -> None:
+def test_a_stats_file_from_before_mixed_rows_and_board_sizes_still_loads(data: Path) -> None:
     data.mkdir()
     old = {
         "version": 1,
@@ -518,8 +565,10 @@ def test_a_stats_file_from_before_mixed_rows_still_loads(data: Path) -> None:
     (data / "stats.json").write_text(json.dumps(old))
 
     store = Store(data)
-    assert store.load_stats().to_json() == old
+    # A version 1 file is read as it was, 3x3 keys and all, and would be written as version 2.
+    assert store.load_stats().to_json() == {**old, "version": FORMAT_VERSION}
     assert [row.mixed for row in store.load_stats().rows()] == [False, False, False]
+    assert [row.n for row in store.load_stats().rows()] == [3, 3, 3]
     assert store.take_notices() == []
 
 
@@ -741,14 +790,11 @@ def test_empty_games_file_is_just_no_games(data: Path) -> None:
     assert store.take_notices() == []
 
 
-def test_corrupt_names_are_unique_within_one_second(
-    data: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(storage, "_utcnow", lambda: T0)
+def test_corrupt_names_are_unique_within_one_second(data: Path) -> None:
     data.mkdir()
     for content in (b"one", b"two", b"three"):
         (data / "settings.json").write_bytes(content)
-        store = Store(data)
+        store = Store(data, now=lambda: T0)
         store.load_settings()
         assert len(store.take_notices()) == 1
 
@@ -759,16 +805,14 @@ def test_corrupt_names_are_unique_within_one_second(
     }
 
 
-def test_a_rebuild_counts_only_the_games_since_the_last_reset(
-    data: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(storage, "_utcnow", lambda: T0)
-    store = Store(data)
+def test_a_rebuild_counts_only_the_games_since_the_last_reset(data: Path) -> None:
+    store = Store(data, now=lambda: T0)
     store.record_game(vs_ai(Result.X_WON))
     store.record_game(vs_ai(Result.O_WON))
     store.reset_stats()
     lines = (data / "games.jsonl").read_text().splitlines()
-    assert json.loads(lines[-1]) == {"version": 1, "stats_reset": "2026-11-22T06:15:00+00:00"}
+    reset = {"version": FORMAT_VERSION, "stats_reset": "2026-11-22T06:15:00+00:00"}
+    assert json.loads(lines[-1]) == reset
     store.reset_stats()  # nothing recorded since the last reset: nothing to mark
     assert (data / "games.jsonl").read_text().splitlines() == lines
 
@@ -780,7 +824,7 @@ def test_a_rebuild_counts_only_the_games_since_the_last_reset(
     assert notice.endswith(
         "and rebuilt the counts from the 0 games in games.jsonl since the stats were last reset."
     ), notice
-    assert read_json(data / "stats.json") == {"version": 1, "counts": {}}
+    assert read_json(data / "stats.json") == {"version": FORMAT_VERSION, "counts": {}}
 
     # A game after the reset, then damage again: only that game comes back.
     fresh.record_game(two_players(Result.DRAW))
@@ -913,13 +957,13 @@ def test_settings_from_json_is_still_strict() -> None:
 
 def test_newer_settings_are_left_alone(data: Path) -> None:
     data.mkdir()
-    newer = b'{"version": 2, "difficulty": "grandmaster", "mark": "X"}'
+    newer = b'{"version": 3, "difficulty": "grandmaster", "mark": "X"}'
     (data / "settings.json").write_bytes(newer)
 
     store = Store(data)
     assert store.load_settings() == Settings()
     assert store.take_notices() == [
-        "settings.json was written by a newer ttt-tui (format version 2); left it untouched"
+        "settings.json was written by a newer ttt-tui (format version 3); left it untouched"
         " and will not save to it this session, using defaults instead."
     ]
     store.save_settings(Settings(difficulty=HARD))
@@ -953,7 +997,7 @@ def test_newer_game_lines_freeze_the_games_file(data: Path) -> None:
     store = Store(data)
     store.record_game(two_players(Result.DRAW))
     with (data / "games.jsonl").open("ab") as games:
-        games.write(b'{"version": 2, "board": "4x4"}\n')
+        games.write(b'{"version": 3, "board": "9x9"}\n')
     before = (data / "games.jsonl").read_bytes()
 
     store = Store(data)
@@ -962,7 +1006,7 @@ def test_newer_game_lines_freeze_the_games_file(data: Path) -> None:
     assert (data / "games.jsonl").read_bytes() == before
     assert list(data.glob("*.corrupt-*")) == []
     [notice] = store.take_notices()
-    assert notice.startswith("games.jsonl was written by a newer ttt-tui (format version 2)")
+    assert notice.startswith("games.jsonl was written by a newer ttt-tui (format version 3)")
     assert store.load_games() == [two_players(Result.X_WON)]
     assert read_json(data / "stats.json")["counts"]["two_players"] == {
         "x_won": 1, "o_won": 0, "draw": 1
@@ -1310,7 +1354,7 @@ def test_killed_writer_never_leaves_a_damaged_file(tmp_path: Path) -> None:
                 json.loads(line)  # every line on its own is valid JSON
         for name in ("settings.json", "stats.json"):
             if (data / name).exists():
-                assert read_json(data / name)["version"] == 1
+                assert read_json(data / name)["version"] == FORMAT_VERSION
 
         store = Store(data)
         assert {p.name for p in data.iterdir()} == names - temps  # leftovers cleaned up

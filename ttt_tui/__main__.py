@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from ttt_tui import __version__
 from ttt_tui.engine import Difficulty, Player
+from ttt_tui.settings import BoardSize
 from ttt_tui.storage import DATA_DIR_ENV, default_data_dir
 
 DEFAULT_AI_DELAY = 0.45
@@ -71,6 +72,14 @@ def _difficulty(text: str) -> Difficulty:
         raise argparse.ArgumentTypeError(f"expected one of {choices}, got {text!r}") from None
 
 
+def _board(text: str) -> BoardSize:
+    try:
+        return BoardSize(int(text.lower().partition("x")[0]))
+    except ValueError:
+        choices = ", ".join(str(size.n) for size in BoardSize)
+        raise argparse.ArgumentTypeError(f"expected one of {choices}, got {text!r}") from None
+
+
 def add_game_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
     """Add the options of one game (`ttt-tui`'s own, and each tab's in `ttt-tui serve`).
 
@@ -85,6 +94,15 @@ def add_game_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
             type=_difficulty,
             metavar="{easy,medium,hard}",
             help="how strongly the computer plays (default: the last used, at first medium)",
+        ),
+        parser.add_argument(
+            "--board",
+            type=_board,
+            metavar="{3,4,5}",
+            help=(
+                "the board: 3 (3x3, three in a row), 4 (4x4, four in a row) or 5"
+                " (5x5, four in a row) (default: the last used, at first 3)"
+            ),
         ),
         parser.add_argument(
             "--mark",
@@ -310,6 +328,7 @@ def play(args: argparse.Namespace) -> int:
     app = TicTacToeApp(
         store=Store(enabled=not args.no_save),
         difficulty=args.difficulty,
+        board=args.board,
         mark=args.mark,
         ai_delay=args.ai_delay,
         seed=args.seed,

@@ -26,7 +26,7 @@ from ttt_tui.screens.help import HelpScreen
 from ttt_tui.screens.palette import GamePalette
 from ttt_tui.searcher import Searcher, SearchProcess
 from ttt_tui.session import Session
-from ttt_tui.settings import Mode, Settings
+from ttt_tui.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 
@@ -51,14 +51,15 @@ class TicTacToeApp(App[None]):
         settings: Settings | None = None,
         store: Store | None = None,
         difficulty: Difficulty | None = None,
+        board: BoardSize | None = None,
         mark: Player | None = None,
         ai_delay: float = 0.0,
         seed: int | None = None,
         searcher: Searcher | None = None,
     ) -> None:
-        """Settings come from ``store`` unless given; ``difficulty`` and ``mark``
-        override them, as the command line does. ``store`` defaults to one that
-        saves nothing, as tests want; ``searcher`` to a `SearchProcess` that
+        """Settings come from ``store`` unless given; ``difficulty``, ``board`` and
+        ``mark`` override them, as the command line does. ``store`` defaults to one
+        that saves nothing, as tests want; ``searcher`` to a `SearchProcess` that
         lives as long as the app."""
         super().__init__()
         self.store = store or Store(enabled=False)
@@ -70,6 +71,8 @@ class TicTacToeApp(App[None]):
             settings = replace(settings, difficulty=difficulty)
         if mark is not None:
             settings = replace(settings, mark=mark)
+        if board is not None:
+            settings = replace(settings, board=board)
         if settings.theme in self.available_themes:
             self.theme = settings.theme
         self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
@@ -199,17 +202,31 @@ class TicTacToeApp(App[None]):
         yield from super().get_system_commands(screen)
         game, session = self._game_screen, self.session
         yield SystemCommand("New game", "Start a new game", game.action_new_game)
-        for difficulty in Difficulty:
+        mode = session.game.mode
+        for difficulty in Difficulty if mode is Mode.HUMAN_VS_AI else ():
             yield SystemCommand(
                 f"Difficulty: {difficulty.value.capitalize()}",
                 f"The computer plays at {difficulty.value} from its next move",
                 lambda d=difficulty: game.apply(session.set_difficulty(d)),
             )
+        for side in Player if mode is Mode.AI_VS_AI else ():
+            for difficulty in Difficulty:
+                yield SystemCommand(
+                    f"{side.value} engine: {difficulty.value.capitalize()}",
+                    f"{side.value} plays at {difficulty.value} from its next move",
+                    lambda d=difficulty, p=side: game.apply(session.set_difficulty(d, p)),
+                )
         for mode in Mode:
             yield SystemCommand(
                 f"Mode: {MODE_LABELS[mode].long}",
                 "Starts a new game",
                 lambda m=mode: game.apply(session.set_mode(m)),
+            )
+        for board in BoardSize:
+            yield SystemCommand(
+                f"Board: {board.rule}",
+                "Starts a new game",
+                lambda n=board.n: game.action_board(n),
             )
         if session.game.mode is Mode.AI_VS_AI:
             ai_vs_ai = MODE_LABELS[Mode.AI_VS_AI].long

@@ -204,4 +204,6 @@ def record_of(
         undo_used=game.undo_used,
         hints_used=game.hints_used,
         levels=tuple(game.levels),
+        n=game.board.n,
+        k=game.board.k,
     )

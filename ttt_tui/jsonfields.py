@@ -14,8 +14,16 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, TypeVar
 
-FORMAT_VERSION = 1
-"""The ``version`` this ttt-tui writes into every file and every game line."""
+FORMAT_VERSION = 2
+"""The ``version`` this ttt-tui writes into every file and every game line.
+
+Version 2 added the board size: ``board`` in the settings, ``n`` and ``k`` in a
+game line, a ``4x4/`` or ``5x5/`` before the stats keys of the bigger boards.
+Version 1 files are read as 3x3 games and settings, and written back as 2.
+"""
+
+OLDEST_VERSION = 1
+"""The oldest ``version`` this ttt-tui reads."""
 
 
 class InvalidData(ValueError):
@@ -89,16 +97,17 @@ def time_field(value: Any, where: str) -> datetime:
 def _check_version(data: Mapping[str, Any]) -> None:
     """Raise `NewerFormat` for a newer format and `InvalidData` for a missing or bad version."""
     version = data.get("version")
+    expected = f"{OLDEST_VERSION} to {FORMAT_VERSION}"
     if isinstance(version, bool) or not isinstance(version, int):
-        raise InvalidData(f"version: expected {FORMAT_VERSION}, got {version!r}")
+        raise InvalidData(f"version: expected {expected}, got {version!r}")
     if version > FORMAT_VERSION:
         raise NewerFormat(version)
-    if version < FORMAT_VERSION:
-        raise InvalidData(f"version: expected {FORMAT_VERSION}, got {version}")
+    if version < OLDEST_VERSION:
+        raise InvalidData(f"version: expected {expected}, got {version}")
 
 
 def parse_object(text: str) -> dict[str, Any]:
-    """The JSON object in ``text``, whose ``version`` must be `FORMAT_VERSION`."""
+    """The JSON object in ``text``, whose ``version`` must be one this ttt-tui reads."""
     try:
         value = json.loads(text)
     except RecursionError:

@@ -47,6 +47,7 @@ class Refusal(enum.Enum):
     HINTS_ON_YOUR_TURN = "Hints are for your turn."
     NO_COMPUTER = "2 players: there is no computer to set a difficulty for."
     ENGINES_IN_SIDEBAR = "AI vs AI: set each engine's level in the sidebar."
+    ENGINES_IN_AI_VS_AI = "The X and O engines play only in AI vs AI."
     NOT_THINKING = "The computer is not thinking."
     NO_MOVE_YET = "The computer has no move yet: wait a moment."
     NOT_PROVEN = "Hard has no move proven to keep its result yet: wait a moment."
@@ -154,6 +155,9 @@ class View:
     human: Player
     paused: bool
     is_over: bool
+    slow_search: bool = False
+    """Whether the computer's move is taking long enough to report progress (and so
+    may be hurried with `Session.move_now`)."""
 
 
 @dataclass
@@ -372,10 +376,17 @@ class Session:
         self._save(replace(self.settings, board=size))
         return self.new_game()
 
-    def set_difficulty(self, difficulty: Difficulty, side: Player | None = None) -> Changed | None:
+    def set_difficulty(
+        self, difficulty: Difficulty, side: Player | None = None
+    ) -> Changed | Refused | None:
         """Use a new level from the computer's next move on: the computer's in You vs
-        AI (``side`` None), or one engine's in AI vs AI."""
-        s = self.settings
+        AI (``side`` None), or one engine's in AI vs AI (``side`` X or O). Refused in
+        a mode without that computer, so that no hidden setting changes."""
+        s, mode = self.settings, self.game.mode
+        if side is None and mode is not Mode.HUMAN_VS_AI:
+            return self._no_computer()
+        if side is not None and mode is not Mode.AI_VS_AI:
+            return Refused(Refusal.ENGINES_IN_AI_VS_AI)
         if side is None:
             if s.difficulty is difficulty:
                 return None
@@ -392,12 +403,12 @@ class Session:
 
     def cycle_difficulty(self) -> Changed | Refused | None:
         """Switch the computer to the next level (You vs AI only)."""
-        mode = self.game.mode
-        if mode is Mode.TWO_PLAYERS:
-            return Refused(Refusal.NO_COMPUTER)
-        if mode is Mode.AI_VS_AI:
-            return Refused(Refusal.ENGINES_IN_SIDEBAR)
         return self.set_difficulty(self.settings.difficulty.next)
+
+    def _no_computer(self) -> Refused:
+        if self.game.mode is Mode.TWO_PLAYERS:
+            return Refused(Refusal.NO_COMPUTER)
+        return Refused(Refusal.ENGINES_IN_SIDEBAR)
 
     def set_coach(self, on: bool) -> Changed | None:
         """Show or hide minimax's verdict on every empty square."""
@@ -502,6 +513,7 @@ class Session:
             human=game.human,
             paused=self.paused,
             is_over=game.is_over,
+            slow_search=self.thinking and Work.MOVE in self.progress,
         )
 
     def crash_details(self) -> dict[str, object]:

@@ -27,6 +27,9 @@ class Mode(enum.Enum):
     """The computer against itself, each side at its own difficulty."""
 
 
+_NUMBERS = {3: "three", 4: "four"}
+
+
 class BoardSize(enum.Enum):
     """The boards the game plays, each with its line length (`SIZES`)."""
 
@@ -51,6 +54,11 @@ class BoardSize(enum.Enum):
     def label(self) -> str:
         """E.g. ``4x4``."""
         return f"{self.n}x{self.n}"
+
+    @property
+    def rule(self) -> str:
+        """What wins on it, e.g. ``4x4, four in a row``."""
+        return f"{self.label}, {_NUMBERS[self.k]} in a row"
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,31 +16,35 @@ from textual.events import Resize
 from textual.widgets import Header, Static
 from textual.worker import Worker, WorkerState
 
-from ttt_tui.engine import Cell, Progress, SearchCancelled
+from ttt_tui.engine import Progress, SearchCancelled
 from ttt_tui.messages import AIMoved, AnalysisReady, SearchProgress
 from ttt_tui.screens.notices import show_store_notices
 from ttt_tui.screens.unselectable import Unselectable
 from ttt_tui.searcher import Searcher
 from ttt_tui.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session, Work
-from ttt_tui.settings import Mode
+from ttt_tui.settings import BoardSize, Mode
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.sidebar import Sidebar
 
-MIN_WIDTH = 56
-"""Narrowest terminal the layout fits."""
-MIN_HEIGHT = 16
-"""Shortest terminal the layout fits."""
-
+MIN_SIZES: dict[BoardSize, tuple[int, int]] = {
+    BoardSize.THREE: (56, 16),
+    BoardSize.FOUR: (64, 20),
+    BoardSize.FIVE: (72, 24),
+}
+"""The smallest terminal (columns, rows) each board's game fits, every square whole."""
+MIN_WIDTH, MIN_HEIGHT = MIN_SIZES[BoardSize.THREE]
+"""The smallest terminal any game fits: 3x3's."""
 
 COMFORTABLE_WIDTH = 80
 """Narrowest terminal whose footer fits every key with room to spare."""
 
 
-def is_too_small(width: int, height: int) -> bool:
-    """Whether a terminal of this size is below what the layout needs."""
-    return width < MIN_WIDTH or height < MIN_HEIGHT
+def is_too_small(width: int, height: int, board: BoardSize = BoardSize.THREE) -> bool:
+    """Whether a terminal of this size is below what the board's layout needs."""
+    min_width, min_height = MIN_SIZES[board]
+    return width < min_width or height < min_height
 
 
 WARNING_SECONDS = 2.0
@@ -49,6 +53,7 @@ WARNING_SECONDS = 2.0
 NOTICE_SECONDS = 1.5
 """How long a notice about a change (difficulty, coach, swapped sides) stays on screen."""
 
+SQUARE_TIP = "play a square by its number (1 top-left; 16 is 1 then 6)"
 DIFFICULTY_TIP = "next difficulty (You vs AI)"
 UNDO_TIP = "undo to your last turn / redo"
 
@@ -66,14 +71,17 @@ class GameScreen(Unselectable[None]):
         # (arrows, Enter) work when it has the focus.
         *(
             Binding(
-                str(cell + 1),
-                f"play({cell})",
-                f"Play square {cell + 1}",
+                str(digit),
+                f"digit({digit})",
+                f"Square {digit}",
                 show=False,
-                tooltip="play a square (1 top-left, 9 bottom-right)",
+                tooltip=SQUARE_TIP,
             )
-            for cell in range(9)
+            for digit in range(10)
         ),
+        # Below the bigger boards' size, 3 goes back to the 3x3 board, which fits;
+        # the "too small" message says so, and nothing else needs it.
+        Binding("3", "board(3)", "3x3 board", show=False),
         Binding("n", "new_game", "New", tooltip="new game"),
         Binding("d", "cycle_difficulty", "Difficulty", show=False, tooltip=DIFFICULTY_TIP),
         Binding("u", "undo", "Undo", tooltip=UNDO_TIP),
@@ -85,7 +93,16 @@ class GameScreen(Unselectable[None]):
         # In AI vs AI the keys above that need a person say why they do nothing.
         Binding("u,r,i,p", "computer_plays_both", show=False),
         Binding("s", "stats", "Stats", tooltip="all-time stats"),
+        Binding(
+            "m",
+            "move_now",
+            "Move now",
+            tooltip="move now: the computer plays the best move it has found (Hard: once proven)",
+        ),
     ]
+    AUTO_FOCUS = ""
+    """The screen gives the board the focus itself, and only while the board is shown
+    (its keys must do nothing behind the "too small" message)."""
     PERSON_ACTIONS: ClassVar[frozenset[str]] = frozenset({"undo", "redo", "hint"})
     """Actions for games with a person in them: off (and out of the footer) in AI vs AI."""
 
@@ -108,7 +125,7 @@ class GameScreen(Unselectable[None]):
         """Source of every random choice the computer makes."""
         self.searcher = searcher
         """Where the computer's moves and the coach's analyses are worked out."""
-        self._keys_for = (session.game.mode, False, False)
+        self._keys_for = (session.game.mode, False, False, False)
         """The mode, pause and game-over state the footer's keys were last worked out for
         (at first, those of the new game the footer is first drawn for)."""
         self._last_warning = ""
@@ -118,9 +135,7 @@ class GameScreen(Unselectable[None]):
         view = self.session.view()
         yield Header()
         with Horizontal(id="main"):
-            board = BoardView(id="board")
-            board.set_reactive(BoardView.state, view.board)
-            yield board
+            yield BoardView(view.board, id="board")
             yield Sidebar(view)
         yield Static(id="too-small")
         yield GameFooter()
@@ -131,7 +146,6 @@ class GameScreen(Unselectable[None]):
         self.store.load_stats()
         self.store.load_games()
         self.show_store_notices()
-        self.query_one(BoardView).focus()
         self._check_size(self.app.size.width, self.app.size.height)
         self.apply(self.session.begin())
 
@@ -157,7 +171,9 @@ class GameScreen(Unselectable[None]):
         view = self.session.view()
         self.query_one(BoardView).state = view.board
         self.query_one(Sidebar).view = view
-        keys = (view.mode, view.paused, view.is_over)
+        board = BoardSize(view.n)
+        self.sub_title = None if board is BoardSize.THREE else f"{board.rule}, vs minimax"
+        keys = (view.mode, view.paused, view.is_over, view.slow_search)
         if keys != self._keys_for:
             self._keys_for = keys
             self.refresh_bindings()
@@ -235,6 +251,14 @@ class GameScreen(Unselectable[None]):
     def _cell_chosen(self, message: BoardView.CellChosen) -> None:
         self.apply(self.session.play(message.cell))
 
+    @on(BoardView.NoSuchSquare)
+    def _no_such_square(self, message: BoardView.NoSuchSquare) -> None:
+        self.warn(f"There is no square {message.number}: they are 1 to {message.squares}.")
+
+    @on(Sidebar.BoardChosen)
+    def _board_chosen(self, message: Sidebar.BoardChosen) -> None:
+        self.action_board(message.board.n)
+
     @on(Sidebar.ModeChosen)
     def _mode_chosen(self, message: Sidebar.ModeChosen) -> None:
         self.apply(self.session.set_mode(message.mode))
@@ -259,9 +283,14 @@ class GameScreen(Unselectable[None]):
     def _new_game_pressed(self) -> None:
         self.action_new_game()
 
-    def action_play(self, cell: Cell) -> None:
-        """Play a square by number, as a click on it would."""
-        self.query_one(BoardView).action_play(cell)
+    def action_digit(self, digit: int) -> None:
+        """Name a square by its number, digit by digit; the board plays it once complete."""
+        self.query_one(BoardView).type_digit(digit)
+
+    def action_board(self, n: int) -> None:
+        """Play on the n x n board: a new game."""
+        self.apply(self.session.set_board(BoardSize(n)))
+        self._check_size(self.app.size.width, self.app.size.height)
 
     def action_new_game(self) -> None:
         """Start a new game with the same settings (swapping sides if they alternate)."""
@@ -299,11 +328,15 @@ class GameScreen(Unselectable[None]):
         """Say why a key meant for a person does nothing in AI vs AI."""
         self.apply(self.session.computer_plays_both())
 
+    def action_move_now(self) -> None:
+        """Have the computer play the best move its search has found so far."""
+        self.apply(self.session.move_now())
+
     def action_stats(self) -> None:
         """Show all-time statistics."""
         from ttt_tui.screens.stats import StatsScreen
 
-        self.app.push_screen(StatsScreen(self.store))
+        self.app.push_screen(StatsScreen(self.store, BoardSize(self.session.game.board.n)))
 
     # Size, and which keys work.
 
@@ -311,9 +344,12 @@ class GameScreen(Unselectable[None]):
         """Which keys work, and show in the footer, now.
 
         None of the game's while the terminal is too small (the board is
-        hidden); pause or resume only in AI vs AI; undo, redo and hints only in
-        games with a person in them.
+        hidden), except 3 for the 3x3 board where a bigger one does not fit;
+        pause or resume only in AI vs AI; undo, redo and hints only in games
+        with a person in them.
         """
+        if action == "board":
+            return self.has_class("-too-small") and self.board is not BoardSize.THREE
         if self.has_class("-too-small"):
             return False
         session = self.session
@@ -325,9 +361,16 @@ class GameScreen(Unselectable[None]):
             return ai_vs_ai and session.paused and not over
         if action == "computer_plays_both":
             return ai_vs_ai
+        if action == "move_now":
+            return session.thinking and Work.MOVE in session.progress
         if action in self.PERSON_ACTIONS:
             return not ai_vs_ai
         return True
+
+    @property
+    def board(self) -> BoardSize:
+        """The board of the game in play."""
+        return BoardSize(self.session.game.board.n)
 
     def on_resize(self, event: Resize) -> None:
         self._check_size(event.size.width, event.size.height)
@@ -338,18 +381,26 @@ class GameScreen(Unselectable[None]):
         # and without the palette's key (the help and the palette still list it).
         footer.compact = width < COMFORTABLE_WIDTH
         footer.show_command_palette = width >= COMFORTABLE_WIDTH
-        too_small = is_too_small(width, height)
+        board = self.board
+        too_small = is_too_small(width, height, board)
         if too_small != self.has_class("-too-small"):
             self.set_class(too_small, "-too-small")
             self.refresh_bindings()
-            if not too_small and self.focused is None:
-                # Hiding the board took the focus away; its keys need it back.
-                self.query_one(BoardView).focus()
+        if too_small and self.focused is not None:
+            # The board's own keys (arrows, Enter) must do nothing while it is hidden.
+            self.set_focus(None)
+        elif not too_small and self.focused is None:
+            # Hiding the board took the focus away; its keys need it back.
+            self.query_one(BoardView).focus()
         if too_small:
             # Textual's keys panel (the palette's Keys command) would cover the message.
             self.query("HelpPanel").remove()
-            self.query_one("#too-small", Static).update(
+            min_width, min_height = MIN_SIZES[board]
+            message = (
                 f"Terminal too small: {width}x{height}.\n"
-                f"ttt-tui needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n\n"
+                f"The {board.label} board needs at least {min_width}x{min_height}.\n\n"
                 "Enlarge the window to play; q quits."
             )
+            if board is not BoardSize.THREE and not is_too_small(width, height):
+                message += f"\nOr press 3 to play on the 3x3 board ({MIN_WIDTH}x{MIN_HEIGHT})."
+            self.query_one("#too-small", Static).update(message)

@@ -17,14 +17,14 @@ from ttt_tui.screens.dialog import Dialog
 
 RULES = (
     "Take turns marking squares; X moves first. Three in a row, column or diagonal"
-    " wins; a full board with no line is a draw. Play with the mouse or the keyboard:"
-    " the computer thinks in the background, so you can change difficulty or start"
-    " a new game at any moment. Easy looks one move ahead, Medium two, and Hard"
-    " searches to the end of the game: it never loses.\n\n"
+    " wins on 3x3, four in a row on 4x4 and 5x5; a full board with no line is a"
+    " draw. The computer thinks in the background (in a process of its own), so"
+    " you can change difficulty or start a new game at any moment. Easy looks one"
+    " move ahead, Medium two, and Hard searches to the end: it never loses.\n\n"
     "The coach shows what each empty square leads to under perfect play from both"
-    ' sides, for the player to move: "win in 3" is a forced win three moves (both'
-    " sides' counted) from now. Squares are named by column a–c and row 1–3, so a1"
-    " is the top-left square; the numbers 1–9 read the same way."
+    ' sides: "win in 3" is a forced win three moves (both sides\' counted) from now.'
+    " Squares are named by column a–e and row 1–5 (a1 top-left) and numbered in the"
+    " same order: on 4x4 and 5x5 type 1 then 6 for square 16."
 )
 
 MOUSE = ("left click", "play a square")

@@ -1,4 +1,4 @@
-"""The stats screen: all-time results by mode and difficulty, with a guarded reset."""
+"""The stats screen: all-time results by board, mode and difficulty, with a guarded reset."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from ttt_tui.results import MODE_LABELS, OUTCOME_LABELS, StatsOutcome
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.dialog import Dialog
 from ttt_tui.screens.notices import show_store_notices
+from ttt_tui.settings import BoardSize
 from ttt_tui.storage import StatsRow, Store
+from ttt_tui.widgets.choice import Choice
 
 OUTCOME_COLUMNS = tuple(StatsOutcome)
 """Outcomes in column order; a mode counts only some of them."""
@@ -31,12 +33,20 @@ MIXED_NOTE = "Mixed: the computer's level changed during the game."
 """Shown under the table when it has a Mixed row."""
 
 
+BOARD_OPTIONS = [(size, size.label) for size in BoardSize]
+"""The boards the stats are kept for, each with its own table."""
+
+
 class StatsScreen(Dialog[None]):
-    """All-time stats kept between runs."""
+    """All-time stats kept between runs, one board at a time."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,s,q", "close", "Close", key_display="esc"),
         Binding("R", "reset", "Reset stats"),
+        *(
+            Binding(str(size.n), f"show_board({size.n})", size.label, show=False)
+            for size in BoardSize
+        ),
     ]
 
     DEFAULT_CSS = """
@@ -74,16 +84,26 @@ class StatsScreen(Dialog[None]):
     }
     """
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, board: BoardSize = BoardSize.THREE) -> None:
+        """Show ``store``'s stats, first those of the ``board`` in play."""
         super().__init__()
         self.store = store
         """Where the stats are kept."""
+        self._board = Choice(
+            BOARD_OPTIONS, board, title="Board", key="3 4 5", inline=True, id="stats-board"
+        )
         self._rows: list[StatsRow] = []
         self._short: bool | None = None
+
+    @property
+    def board(self) -> BoardSize:
+        """The board whose stats are shown."""
+        return self._board.value
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = "All-time stats"
+            yield self._board
             yield DataTable(id="stats-table", cursor_type="row", zebra_stripes=True)
             yield Static(SHORT_KEY, id="short-key", markup=False)
             yield Static(MIXED_NOTE, id="mixed-note", markup=False)
@@ -104,7 +124,7 @@ class StatsScreen(Dialog[None]):
 
     def _fill(self) -> None:
         """Read the stats and show them."""
-        self._rows = self.store.load_stats().rows(include_empty=True)
+        self._rows = self.store.load_stats().rows(self.board.n, include_empty=True)
         show_store_notices(self, self.store)
         self.query_one("#mixed-note", Static).display = any(row.mixed for row in self._rows)
         self._show(short=self.app.size.width < WIDE_ENOUGH)
@@ -131,6 +151,17 @@ class StatsScreen(Dialog[None]):
             cells = [mode.short if short else mode.long, difficulty, str(row.total)]
             cells += [str(counts[o]) if o in counts else "-" for o in OUTCOME_COLUMNS]
             table.add_row(*cells, key=row.key)
+
+    def action_show_board(self, n: int) -> None:
+        """Show the stats of another board."""
+        self._board.value = BoardSize(n)
+        self._fill()
+
+    @on(Choice.Changed, "#stats-board")
+    def _board_chosen(self, message: Choice.Changed) -> None:
+        message.stop()
+        if isinstance(message.value, BoardSize):
+            self.action_show_board(message.value.n)
 
     def action_close(self) -> None:
         """Back to the game."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ttt_tui.engine import Difficulty, Player, mover_of
+from ttt_tui.engine import SIZES, Difficulty, Player, mover_of
 from ttt_tui.jsonfields import (
     FORMAT_VERSION,
     InvalidData,
@@ -94,35 +94,63 @@ def _levels(value: Any) -> tuple[Difficulty | None, ...]:
 # Stats ----------------------------------------------------------------------
 
 
+CLASSIC = 3
+"""Squares per side of the classic board, whose stats keys carry no board."""
+
+
+def _board_prefix(n: int) -> str:
+    """What comes before a stats key of an n x n board: nothing for 3x3, ``4x4/`` for 4x4."""
+    if n not in SIZES:
+        sides = ", ".join(map(str, SIZES))
+        raise ValueError(f"expected a board of {sides} squares a side, got {n}")
+    return "" if n == CLASSIC else f"{n}x{n}/"
+
+
 def stats_key(
     mode: Mode,
     *,
     difficulty: Difficulty | Mixed | None = None,
     x_difficulty: Difficulty | Mixed | None = None,
     o_difficulty: Difficulty | Mixed | None = None,
+    n: int = CLASSIC,
 ) -> str:
-    """The stats key of a game: ``human_vs_ai/hard``, ``two_players``, ``ai_vs_ai/easy-hard``.
+    """The stats key of a game: ``human_vs_ai/hard``, ``two_players``, ``ai_vs_ai/easy-hard``
+    on 3x3; ``4x4/human_vs_ai/hard`` and ``5x5/two_players`` on the bigger boards.
 
     You-vs-AI needs the computer's ``difficulty``; AI-vs-AI needs both
     ``x_difficulty`` and ``o_difficulty``. Raises `ValueError` otherwise. A
     game in which a computer side is `MIXED` counts under its mode's mixed
     key, ``human_vs_ai/mixed`` or ``ai_vs_ai/mixed``, never under a level.
     """
+    board = _board_prefix(n)
     if mode is Mode.HUMAN_VS_AI:
         if difficulty is None:
             raise ValueError("a You-vs-AI stats key needs the computer's difficulty")
-        return f"{mode.value}/{difficulty.value}"
+        return f"{board}{mode.value}/{difficulty.value}"
     if mode is Mode.AI_VS_AI:
         if x_difficulty is None or o_difficulty is None:
             raise ValueError("an AI-vs-AI stats key needs both sides' difficulties")
         if MIXED in (x_difficulty, o_difficulty):
-            return f"{mode.value}/{MIXED.value}"
-        return f"{mode.value}/{x_difficulty.value}-{o_difficulty.value}"
-    return str(mode.value)
+            return f"{board}{mode.value}/{MIXED.value}"
+        return f"{board}{mode.value}/{x_difficulty.value}-{o_difficulty.value}"
+    return f"{board}{mode.value}"
 
 
-def _parse_stats_key(key: str) -> tuple[Mode, tuple[Difficulty, ...], bool]:
-    """The mode, difficulties and mixedness a key names; raises `ValueError` for anything else."""
+_BOARD_PREFIXES = {_board_prefix(n): n for n in SIZES if n != CLASSIC}
+
+
+def _parse_stats_key(key: str) -> tuple[int, Mode, tuple[Difficulty, ...], bool]:
+    """The board size, mode, difficulties and mixedness a key names; raises `ValueError`
+    for anything else."""
+    n, unsized = CLASSIC, key
+    for prefix, size in _BOARD_PREFIXES.items():
+        if key.startswith(prefix):
+            n, unsized = size, key[len(prefix) :]
+    mode, difficulties, mixed = _parse_unsized_key(unsized, key)
+    return n, mode, difficulties, mixed
+
+
+def _parse_unsized_key(key: str, whole: str) -> tuple[Mode, tuple[Difficulty, ...], bool]:
     mode_text, _, rest = key.partition("/")
     try:
         mode = Mode(mode_text)
@@ -140,7 +168,7 @@ def _parse_stats_key(key: str) -> tuple[Mode, tuple[Difficulty, ...], bool]:
         else:
             difficulties = ()
     except ValueError:
-        raise InvalidData(f"unknown stats key {key!r}") from None
+        raise InvalidData(f"unknown stats key {whole!r}") from None
     return mode, difficulties, False
 
 
@@ -150,6 +178,8 @@ class StatsRow:
 
     key: str
     """The stats key, e.g. ``human_vs_ai/hard``."""
+    n: int
+    """Squares per side of the board the row counts games on."""
     mode: Mode
     """The mode the row counts."""
     difficulties: tuple[Difficulty, ...]
@@ -189,7 +219,7 @@ class Stats:
         Raises `ValueError` for a malformed key or an outcome the key's mode
         does not count (``win`` for two players, say).
         """
-        mode, _, _ = _parse_stats_key(key)
+        _, mode, _, _ = _parse_stats_key(key)
         if outcome not in outcomes_for(mode):
             raise ValueError(
                 f"expected one of {', '.join(outcomes_for(mode))} for {key}, got {outcome!r}"
@@ -199,26 +229,30 @@ class Stats:
         row[outcome] += 1
         return Stats(counts)
 
-    def rows(self, *, include_empty: bool = False) -> list[StatsRow]:
-        """Rows for a stats screen, You-vs-AI first, then two players, then AI-vs-AI.
+    def rows(self, n: int | None = None, *, include_empty: bool = False) -> list[StatsRow]:
+        """Rows for a stats screen: of one board size (``n``) or of all, smallest board
+        first; within a board You-vs-AI first, then two players, then AI-vs-AI.
 
         Within a mode the levels come in order, then the mixed row. With
-        ``include_empty`` the three You-vs-AI difficulties and two players
-        appear even with no games; AI-vs-AI pairs and mixed rows appear once
-        played.
+        ``include_empty`` (and a board) the three You-vs-AI difficulties and two
+        players appear even with no games; AI-vs-AI pairs and mixed rows appear
+        once played.
         """
         keys = set(self.counts)
-        if include_empty:
-            keys.update(stats_key(Mode.HUMAN_VS_AI, difficulty=d) for d in Difficulty)
-            keys.add(stats_key(Mode.TWO_PLAYERS))
+        if include_empty and n is not None:
+            keys.update(stats_key(Mode.HUMAN_VS_AI, difficulty=d, n=n) for d in Difficulty)
+            keys.add(stats_key(Mode.TWO_PLAYERS, n=n))
         modes, levels = list(Mode), list(Difficulty)
         rows = []
         for key in keys:
-            mode, difficulties, mixed = _parse_stats_key(key)
+            size, mode, difficulties, mixed = _parse_stats_key(key)
+            if n is not None and size != n:
+                continue
             counts = tuple((o, self.count(key, o)) for o in outcomes_for(mode))
-            rows.append(StatsRow(key, mode, difficulties, counts, mixed))
+            rows.append(StatsRow(key, size, mode, difficulties, counts, mixed))
         rows.sort(
             key=lambda r: (
+                r.n,
                 modes.index(r.mode),
                 r.mixed,
                 [levels.index(d) for d in r.difficulties],
@@ -238,7 +272,7 @@ class Stats:
         """Read a stats object. Raises `ValueError` for an unknown key or outcome or a bad count."""
         counts: dict[str, dict[str, int]] = {}
         for key, row in json_object(data.get("counts", {}), "counts").items():
-            mode, _, _ = _parse_stats_key(key)
+            _, mode, _, _ = _parse_stats_key(key)
             allowed = outcomes_for(mode)
             counts[key] = dict.fromkeys(allowed, 0)
             for outcome, value in json_object(row, key).items():
@@ -301,10 +335,17 @@ class GameRecord:
     levels: tuple[Difficulty | None, ...] | None = None
     """The level each move was computed at, None for a person's move; None when
     not known (a line written before levels were recorded)."""
+    n: int = CLASSIC
+    """Squares per side of the board (3 on lines written before board sizes)."""
+    k: int = CLASSIC
+    """Marks in a row that won on that board."""
 
     def __post_init__(self) -> None:
         _aware(self.started, "started")
         _aware(self.ended, "ended")
+        if SIZES.get(self.n) != self.k:
+            boards = ", ".join(f"{n}x{n} with {k} in a row" for n, k in SIZES.items())
+            raise ValueError(f"n, k: expected one of {boards}, got {self.n}x{self.n} with {self.k}")
         sides = (self.x_difficulty is not None, self.o_difficulty is not None)
         if self.mode is Mode.HUMAN_VS_AI:
             if self.human_mark is None:
@@ -319,8 +360,11 @@ class GameRecord:
                 f"x_difficulty/o_difficulty: expected a difficulty exactly for the"
                 f" computer's side in {self.mode.value}"
             )
-        if len(set(self.moves)) != len(self.moves) or any(m < 0 for m in self.moves):
-            raise ValueError(f"moves: expected distinct cells >= 0, got {list(self.moves)}")
+        cells = self.n * self.n
+        if len(set(self.moves)) != len(self.moves) or any(not 0 <= m < cells for m in self.moves):
+            raise ValueError(
+                f"moves: expected distinct cells 0 to {cells - 1}, got {list(self.moves)}"
+            )
         if self.hints_used < 0:
             raise ValueError(f"hints_used: expected >= 0, got {self.hints_used}")
         if self.levels is not None:
@@ -365,6 +409,8 @@ class GameRecord:
             "started": self.started.isoformat(),
             "ended": self.ended.isoformat(),
             "mode": self.mode.value,
+            "n": self.n,
+            "k": self.k,
             "x_difficulty": None if self.x_difficulty is None else self.x_difficulty.value,
             "o_difficulty": None if self.o_difficulty is None else self.o_difficulty.value,
             "human_mark": None if self.human_mark is None else self.human_mark.value,
@@ -402,6 +448,8 @@ class GameRecord:
                 undo_used=bool_field(data, "undo_used"),
                 hints_used=whole_number(data["hints_used"], "hints_used"),
                 levels=None if levels is None else _levels(levels),
+                n=whole_number(data.get("n", CLASSIC), "n"),
+                k=whole_number(data.get("k", CLASSIC), "k"),
             )
         except KeyError as exc:
             raise InvalidData(f"missing {exc.args[0]}") from None
@@ -417,6 +465,7 @@ def stats_entry(record: GameRecord) -> tuple[str, StatsOutcome] | None:
         difficulty=record.computer_difficulty,
         x_difficulty=record.x_difficulty,
         o_difficulty=record.o_difficulty,
+        n=record.n,
     )
     return key, outcome
 

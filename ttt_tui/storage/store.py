@@ -62,8 +62,8 @@ def default_data_dir() -> Path:
     return Path(user_data_dir(APP_NAME, appauthor=False))
 
 
-def _utcnow() -> datetime:
-    """The current time in UTC; tests replace it to force name clashes."""
+def utcnow() -> datetime:
+    """The current time in UTC."""
     return datetime.now(UTC)
 
 
@@ -101,9 +101,17 @@ class Store:
     memory. Messages for the user collect until `take_notices`.
     """
 
-    def __init__(self, directory: Path | None = None, *, enabled: bool = True) -> None:
+    def __init__(
+        self,
+        directory: Path | None = None,
+        *,
+        enabled: bool = True,
+        now: Callable[[], datetime] = utcnow,
+    ) -> None:
         self.directory: Path | None = None
         """The data directory, or None when saving is disabled."""
+        self.now = now
+        """The clock that stamps resets and the names of files set aside."""
         self.saving = False
         """Whether changes reach the disk; False when disabled or after a failure."""
         self._notices: list[str] = []
@@ -182,21 +190,14 @@ class Store:
                 self._rebuild_stats(str(exc))
         return self._stats
 
-    def record_game(
-        self, record: GameRecord, stats_key: str | None = None, outcome: str | None = None
-    ) -> None:
-        """Append ``record`` to the games and, unless it was abandoned, count it in the stats.
-
-        The stats key and outcome default to `stats_entry` of the record; pass
-        them only to count the game elsewhere. Raises `ValueError` only for a
-        malformed key or outcome.
-        """
+    def record_game(self, record: GameRecord) -> None:
+        """Append ``record`` to the games and, unless it was abandoned, count it in the stats."""
         entry = stats_entry(record)
         with self._locked():
             stats = None
             if entry is not None:
                 # Read under the lock, so that games finished in another ttt-tui count.
-                stats = self.load_stats().record(stats_key or entry[0], outcome or entry[1])
+                stats = self.load_stats().record(*entry)
             self._append_game(record)
             if stats is not None:
                 self._stats = stats
@@ -215,7 +216,7 @@ class Store:
             self._write_json(STATS_FILE, self._stats.to_json())
             found = self._read_games()
             if found is not None and found.records[found.since_reset :]:
-                moment = _utcnow()
+                moment = self.now()
                 self._write_games(
                     _GamesFile(
                         [*found.lines, reset_line(moment)],
@@ -444,7 +445,7 @@ class Store:
     def _move_aside(self, name: str) -> str | None:
         """Rename a damaged file to a fresh ``NAME.corrupt-<timestamp>``; its new name."""
         assert self.directory is not None
-        stamp = _utcnow().strftime("%Y%m%dT%H%M%SZ")
+        stamp = self.now().strftime("%Y%m%dT%H%M%SZ")
         aside = f"{name}.corrupt-{stamp}"
         serial = 1
         while (self.directory / aside).exists():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from typing import ClassVar
 
@@ -26,6 +27,14 @@ EMPTY = BoardState(Board.empty(), None, False, {}, frozenset())
 
 GUTTER = Size(2, 1)
 """Columns between squares side by side, and rows between squares one above the other."""
+
+TYPING_SECONDS = 1.0
+"""How long after a digit the next one still adds to the number (``1``, ``6``: square 16)."""
+
+
+def middle(n: int) -> Cell:
+    """The square in the middle of an n x n board (right of and below it, if n is even)."""
+    return (n // 2) * n + n // 2
 
 
 def spans(total: int, count: int, gutter: int) -> list[tuple[int, int]]:
@@ -145,7 +154,7 @@ class BoardView(Widget, can_focus=True):
     # Neither repaints the whole board: the squares whose look changes repaint.
     state: reactive[BoardState] = reactive(EMPTY, repaint=False)
     """The position and what to mark on it."""
-    cursor: reactive[Cell] = reactive(4, repaint=False)
+    cursor: reactive[Cell] = reactive(middle(3), repaint=False)
     """The square under the keyboard cursor."""
 
     class CellChosen(Message):
@@ -156,13 +165,29 @@ class BoardView(Widget, can_focus=True):
             """The square's cell index, 0-based in reading order."""
             super().__init__()
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
+    class NoSuchSquare(Message):
+        """The person typed a number that names no square of the board."""
+
+        def __init__(self, number: int, squares: int) -> None:
+            self.number = number
+            """What was typed."""
+            self.squares = squares
+            """How many squares the board has, numbered from 1."""
+            super().__init__()
+
+    def __init__(self, state: BoardState = EMPTY, *, id: str | None = None) -> None:  # noqa: A002
+        """A board showing ``state``, its cursor in the middle."""
         super().__init__(id=id)
+        self.set_reactive(BoardView.state, state)
+        self.set_reactive(BoardView.cursor, middle(state.board.n))
         self._looks: tuple[SquareLook, ...] = ()
         self._hover: Cell | None = None
         self._drawn: dict[Cell, tuple[tuple[int, int], list[Strip]]] = {}
         """Each square's size and lines as last painted, until its look or the styles change."""
         self._styles: dict[tuple[str, bool], Style] = {}
+        self._typed = 0
+        """The number typed so far, while more digits may follow; 0 for none."""
+        self._typed_until = 0.0
 
     # What each square shows.
 
@@ -186,11 +211,16 @@ class BoardView(Widget, can_focus=True):
                 cursor=index == self.cursor,
                 win=index in winning,
                 lost=index in winning and state.line_lost,
+                pending=index in state.pending,
             )
             for index in range(board.size)
         )
 
-    def watch_state(self) -> None:
+    def watch_state(self, old: BoardState, new: BoardState) -> None:
+        if new.board.n != old.board.n:
+            # Another board: the cursor starts in the middle of it.
+            self.set_reactive(BoardView.cursor, middle(new.board.n))
+            self._typed = 0
         self._show()
 
     def watch_cursor(self) -> None:
@@ -272,7 +302,15 @@ class BoardView(Widget, can_focus=True):
     def _draw(self, index: Cell, width: int, height: int) -> Text:
         hover = index == self._hover
         look = self.looks[index]
-        return draw(look, str(index + 1), width, height, lambda name: self._style(name, hover))
+        smallest = (
+            min(length for _, length in self._columns()),
+            min(length for _, length in self._rows()),
+        )
+
+        def style(name: str) -> Style:
+            return self._style(name, hover)
+
+        return draw(look, str(index + 1), width, height, style, smallest)
 
     def _square_lines(self, index: Cell, width: int, height: int) -> list[Strip]:
         drawn = self._drawn.get(index)
@@ -333,21 +371,43 @@ class BoardView(Widget, can_focus=True):
         offset = event.get_content_offset(self)
         square = None if offset is None else self.square_at(offset)
         if event.button == 1 and square is not None:
-            self.action_play(square)
+            # The keyboard's cursor stays where it is: the play is drawn in one
+            # frame, the mark with nothing else moving.
+            self._typed = 0
+            self.post_message(self.CellChosen(square))
 
     # The keys.
 
-    def action_play(self, cell: Cell) -> None:
-        """Choose a square by number. The keyboard's cursor stays where it is, so the
-        play is drawn in one frame, the mark with nothing else moving."""
-        self.post_message(self.CellChosen(cell))
+    def type_digit(self, digit: int) -> None:
+        """Name a square by its number, a digit at a time, and play it once no digit
+        can follow: at once for 1-9 on 3x3, and for 2-9 on 4x4 (the cursor stays
+        where it is). While a digit may still follow (``1`` on 4x4 could become
+        10-16), the cursor waits on the square named so far, which Enter plays; the
+        next digit must come within `TYPING_SECONDS`, and the cursor follows it."""
+        squares = self.state.board.size
+        now = time.monotonic()
+        following = bool(self._typed) and now < self._typed_until
+        number = self._typed * 10 + digit if following else digit
+        self._typed = 0
+        if not 1 <= number <= squares:
+            self.post_message(self.NoSuchSquare(number, squares))
+            return
+        if following or number * 10 <= squares:
+            # The cursor follows a number typed in more than one digit.
+            self.cursor = number - 1
+        if number * 10 > squares:
+            self.post_message(self.CellChosen(number - 1))
+        else:
+            self._typed, self._typed_until = number, now + TYPING_SECONDS
 
     def action_play_cursor(self) -> None:
         """Choose the square under the cursor."""
+        self._typed = 0
         self.post_message(self.CellChosen(self.cursor))
 
     def action_move_cursor(self, rows: int, cols: int) -> None:
         """Move the cursor, wrapping at the edges."""
+        self._typed = 0
         n = self.n
         row, col = divmod(self.cursor, n)
         self.cursor = ((row + rows) % n) * n + (col + cols) % n

@@ -100,20 +100,23 @@ class Choice(Widget, Generic[E], can_focus=True):
         *,
         title: str = "",
         key: str = "",
+        inline: bool = False,
         id: str | None = None,  # noqa: A002
         classes: str | None = None,
         tooltip: str | None = None,
     ) -> None:
         """Options are (value, label) pairs, or (value, label, short label) for
         options whose label may not fit a narrow control. A ``title`` is drawn
-        above the options after a blank line, followed by the ``key`` that steps
-        through them, if any (``d``)."""
+        above the options after a blank line (or, ``inline``, before them on their
+        line), followed by the keys that pick them, if any (``d``)."""
         super().__init__(id=id, classes=classes)
         self.title = title
         """What the options choose, e.g. ``Difficulty``."""
         self.key = key
-        """The key that steps through the options from anywhere, shown after the title."""
-        if title:
+        """The keys that pick the options from anywhere, shown after the title."""
+        self.inline = inline
+        """Whether the title shares the options' line."""
+        if title and not inline:
             self.add_class("-titled")
         self.options = [(option[0], option[1]) for option in options]
         """The (value, label) pairs, in display order."""
@@ -134,11 +137,18 @@ class Choice(Widget, Generic[E], can_focus=True):
             self._value = value
             self.refresh()
 
+    def _heading(self) -> Text:
+        heading = Text(self.title, style=self.get_component_rich_style("choice--title"))
+        if self.key:
+            heading.append(f"  ({self.key})", style=self.get_component_rich_style("choice--key"))
+        return heading
+
     def _spans(self) -> list[tuple[int, int]]:
         """Each option's start and end column."""
-        width = max(self.content_size.width, 1)
+        left = self._heading().cell_len + 1 if self.inline and self.title else 0
+        width = max(self.content_size.width - left, 1)
         count = len(self.options)
-        edges = [round(i * width / count) for i in range(count + 1)]
+        edges = [left + round(i * width / count) for i in range(count + 1)]
         return list(zip(edges, edges[1:], strict=False))
 
     def option_region(self, index: int) -> Region:
@@ -148,11 +158,12 @@ class Choice(Widget, Generic[E], can_focus=True):
 
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="crop")
-        if self.title:
+        if self.title and self.inline:
+            text.append_text(self._heading())
+            text.append(" ")
+        elif self.title:
             text.append("\n")
-            text.append(self.title, style=self.get_component_rich_style("choice--title"))
-            if self.key:
-                text.append(f"  ({self.key})", style=self.get_component_rich_style("choice--key"))
+            text.append_text(self._heading())
             text.append("\n")
         for (value, label), (start, end) in zip(self.options, self._spans(), strict=True):
             width = end - start

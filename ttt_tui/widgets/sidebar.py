@@ -14,7 +14,7 @@ from textual.widgets import Button, Checkbox, Label, Static
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.results import MODE_LABELS
 from ttt_tui.session import View
-from ttt_tui.settings import Mode
+from ttt_tui.settings import BoardSize, Mode
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History, MoveList
 from ttt_tui.widgets.score import Score
@@ -23,6 +23,7 @@ from ttt_tui.widgets.status import StatusLine
 DIFFICULTY_OPTIONS = [(d, d.value.capitalize()) for d in Difficulty]
 MARK_OPTIONS = [(Player.X, "X (first)", "X"), (Player.O, "O (second)", "O")]
 MODE_OPTIONS = [(mode, *MODE_LABELS[mode]) for mode in Mode]
+BOARD_OPTIONS = [(size, size.label) for size in BoardSize]
 
 
 class SidebarButton(Button):
@@ -103,6 +104,13 @@ class Sidebar(VerticalScroll, can_focus=False):
             self.mode = mode
             super().__init__()
 
+    class BoardChosen(Message):
+        """The person picked the board to play on."""
+
+        def __init__(self, board: BoardSize) -> None:
+            self.board = board
+            super().__init__()
+
     class MarkChosen(Message):
         """The person picked the mark to play."""
 
@@ -153,6 +161,13 @@ class Sidebar(VerticalScroll, can_focus=False):
             title="Mode",
             id="mode",
             tooltip="Who plays each side; changing starts a new game",
+        )
+        self._board = Choice(
+            BOARD_OPTIONS,
+            BoardSize(view.n),
+            title="Board",
+            id="board-size",
+            tooltip="3x3 three in a row; 4x4 and 5x5 four in a row; changing starts a new game",
         )
         self._difficulty = Choice(
             DIFFICULTY_OPTIONS,
@@ -208,6 +223,7 @@ class Sidebar(VerticalScroll, can_focus=False):
         yield Label("Moves")
         yield self._history
         yield self._mode
+        yield self._board
         yield self._difficulty
         yield self._mark
         yield self._x_engine
@@ -239,6 +255,7 @@ class Sidebar(VerticalScroll, can_focus=False):
         self._history.record = MoveList(view.moves, view.undone, view.n)
         settings = view.settings
         self._mode.value = view.mode
+        self._board.value = BoardSize(view.n)
         self._difficulty.value = settings.difficulty
         self._mark.value = view.human
         self._x_engine.value = settings.ai_x_difficulty
@@ -256,6 +273,8 @@ class Sidebar(VerticalScroll, can_focus=False):
         value = message.value
         if choice is self._mode and isinstance(value, Mode):
             self.post_message(self.ModeChosen(value))
+        elif choice is self._board and isinstance(value, BoardSize):
+            self.post_message(self.BoardChosen(value))
         elif choice is self._mark and isinstance(value, Player):
             self.post_message(self.MarkChosen(value))
         elif choice is self._difficulty and isinstance(value, Difficulty):

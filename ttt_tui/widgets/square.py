@@ -51,6 +51,8 @@ class SquareLook:
     """Whether this square is on the winning line."""
     lost: bool = False
     """Whether the winning line through it is the person's loss."""
+    pending: bool = False
+    """Whether the coach is still working out this square's verdict (not proven yet)."""
 
 
 def background(look: SquareLook) -> str | None:
@@ -67,11 +69,21 @@ def background(look: SquareLook) -> str | None:
     return None
 
 
-def draw(look: SquareLook, label: str, width: int, height: int, style: Styler) -> Text:
+def draw(
+    look: SquareLook,
+    label: str,
+    width: int,
+    height: int,
+    style: Styler,
+    mark_size: tuple[int, int] | None = None,
+) -> Text:
     """The square as ``height`` lines of ``width`` cells: its content centred both ways
     on its ground (painted when `background` says so). ``label`` is the square's
-    name while it is empty (its number)."""
-    content = _content(look, label, width, height, style)
+    name while it is empty (its number). A mark is drawn to fit ``mark_size``
+    (columns, rows; the square's own size if None): the board gives every square
+    the size of its smallest, so that all marks come out alike."""
+    glyph_width, glyph_height = mark_size or (width, height)
+    content = _content(look, label, width, height, style, glyph_width, glyph_height)
     painted = background(look)
     return fill(content, width, height, style(painted or "board--square"))
 
@@ -98,9 +110,17 @@ def _centred(row: Text, width: int) -> Text:
     return Text.assemble(" " * (excess // 2), row, " " * (excess - excess // 2))
 
 
-def _content(look: SquareLook, label: str, width: int, height: int, style: Styler) -> Text:
+def _content(
+    look: SquareLook,
+    label: str,
+    width: int,
+    height: int,
+    style: Styler,
+    glyph_width: int,
+    glyph_height: int,
+) -> Text:
     if look.mark is not None:
-        lines = glyphs.draw(look.mark.value, width, height)
+        lines = glyphs.draw(look.mark.value, glyph_width, glyph_height)
         text = Text("\n".join(lines), style=style(f"board--{look.mark.value.lower()}"))
         if look.last and height - len(lines) >= 2:
             # A blank line above balances the tag below, keeping the mark
@@ -113,14 +133,18 @@ def _content(look: SquareLook, label: str, width: int, height: int, style: Style
     if look.cursor:
         # Marked in text, not only by the background: with NO_COLOR (or to a
         # colour-blind eye) the cursor and a hinted square look alike.
-        label = f"▶ {label} ◀" if width >= 5 else f"▶{label}◀"
+        label = next(
+            (shown for shown in (f"▶ {label} ◀", f"▶{label}◀") if len(shown) <= width), label
+        )
     rows = [Text(label, style=style("board--number"))]
     if look.verdict is not None:
         outcome = look.verdict.outcome.value
         rows.append(Text(short_verdict(look.verdict, width), style=style(f"board--{outcome}")))
+    elif look.pending:
+        rows.append(Text("proving…" if width >= 8 else "…", style=style("board--number")))
     if look.hint:
         rows.append(Text("★ best" if width >= 6 else "★", style=style("board--best")))
     if height < len(rows):
-        rows = rows[1:] if look.verdict is not None or look.hint else rows
+        rows = rows[1:] if look.verdict is not None or look.pending or look.hint else rows
         rows = rows[: max(height, 1)]
     return Text("\n").join(rows)
