@@ -16,13 +16,16 @@ from collections.abc import Callable
 from tests.support import SIZE, ScriptedAI, playing
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Cell
+from ttt_tui.screens.game import MIN_SIZES
 from ttt_tui.searcher import ThreadSearcher
+from ttt_tui.settings import BoardSize
 
 SnapCompare = Callable[..., bool]
 
 
-def make_app(*script: Cell) -> TicTacToeApp:
-    return TicTacToeApp(ai_delay=0, seed=3, searcher=ThreadSearcher(ScriptedAI(*script)))
+def make_app(*script: Cell, board: BoardSize | None = None) -> TicTacToeApp:
+    searcher = ThreadSearcher(ScriptedAI(*script))
+    return TicTacToeApp(ai_delay=0, seed=3, searcher=searcher, board=board)
 
 
 def test_opening_screen(snap_compare: SnapCompare) -> None:
@@ -74,3 +77,25 @@ def test_stats_at_the_minimum_size(snap_compare: SnapCompare) -> None:
     """Short headings, explained, so every column fits 56 columns."""
     app = make_app(8, 7)
     assert snap_compare(app, terminal_size=(56, 16), run_before=playing("1", "2", "3", "s"))
+
+
+def test_4x4_at_its_minimum_size(snap_compare: SnapCompare) -> None:
+    """64x20: sixteen squares, marks drawn alike, the history naming squares to d4."""
+    app = make_app(0, 15, 3, board=BoardSize.FOUR)
+    keys = ("1", "1", "6", "8")  # 11, then 6 (O took 16), then 8
+    size = MIN_SIZES[BoardSize.FOUR]
+    assert snap_compare(app, terminal_size=size, run_before=playing(*keys))
+
+
+def test_5x5_at_its_minimum_size(snap_compare: SnapCompare) -> None:
+    """72x24: twenty-five squares, numbered to 25, the history naming squares to e5."""
+    app = make_app(0, 24, 4, board=BoardSize.FIVE)
+    keys = ("1", "3", "7", "1", "9")  # 13, 7, 19
+    size = MIN_SIZES[BoardSize.FIVE]
+    assert snap_compare(app, terminal_size=size, run_before=playing(*keys))
+
+
+def test_5x5_too_small(snap_compare: SnapCompare) -> None:
+    """Between 3x3's minimum and 5x5's: the message names 5x5's and offers 3x3."""
+    app = make_app(board=BoardSize.FIVE)
+    assert snap_compare(app, terminal_size=(64, 20), run_before=playing())

@@ -79,9 +79,9 @@ class GameScreen(Unselectable[None]):
             )
             for digit in range(10)
         ),
-        # Below the bigger boards' size, 3 goes back to the 3x3 board, which fits;
-        # the "too small" message says so, and nothing else needs it.
-        Binding("3", "board(3)", "3x3 board", show=False),
+        # Where a bigger board does not fit, 3 or 4 goes to a smaller board that
+        # does; the "too small" message says so, and nothing else needs them.
+        *(Binding(str(n), f"board({n})", f"{n}x{n} board", show=False) for n in (3, 4)),
         Binding("n", "new_game", "New", tooltip="new game"),
         Binding("d", "cycle_difficulty", "Difficulty", show=False, tooltip=DIFFICULTY_TIP),
         Binding("u", "undo", "Undo", tooltip=UNDO_TIP),
@@ -349,7 +349,7 @@ class GameScreen(Unselectable[None]):
         with a person in them.
         """
         if action == "board":
-            return self.has_class("-too-small") and self.board is not BoardSize.THREE
+            return self.has_class("-too-small") and BoardSize(parameters[0]) in self._fitting()
         if self.has_class("-too-small"):
             return False
         session = self.session
@@ -371,6 +371,15 @@ class GameScreen(Unselectable[None]):
     def board(self) -> BoardSize:
         """The board of the game in play."""
         return BoardSize(self.session.game.board.n)
+
+    def _fitting(self) -> list[BoardSize]:
+        """The smaller boards that fit the terminal, where the board in play does not."""
+        width, height = self.app.size
+        return [
+            size
+            for size in BoardSize
+            if size.n < self.board.n and not is_too_small(width, height, size)
+        ]
 
     def on_resize(self, event: Resize) -> None:
         self._check_size(event.size.width, event.size.height)
@@ -401,6 +410,9 @@ class GameScreen(Unselectable[None]):
                 f"The {board.label} board needs at least {min_width}x{min_height}.\n\n"
                 "Enlarge the window to play; q quits."
             )
-            if board is not BoardSize.THREE and not is_too_small(width, height):
-                message += f"\nOr press 3 to play on the 3x3 board ({MIN_WIDTH}x{MIN_HEIGHT})."
+            fitting = self._fitting()
+            if fitting:
+                keys = " or ".join(str(size.n) for size in fitting)
+                boards = " or ".join(size.label for size in fitting)
+                message += f"\nOr press {keys} to play on {boards} instead."
             self.query_one("#too-small", Static).update(message)

@@ -167,7 +167,7 @@ class Choice(Widget, Generic[E], can_focus=True):
             text.append("\n")
         for (value, label), (start, end) in zip(self.options, self._spans(), strict=True):
             width = end - start
-            if len(label) > width:
+            if len(label) >= width:  # a label that fills its span would run into the next
                 label = self.short_labels[value]
             shown = label[: max(width, 1)]
             part = "choice--selected" if value == self.value else "choice--option"
