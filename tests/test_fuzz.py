@@ -68,7 +68,7 @@ from ttt_tui.engine import (
 from ttt_tui.game import Game
 from ttt_tui.messages import AIMoved
 from ttt_tui.results import OUTCOME_LABELS, Result, outcomes_for
-from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
+from ttt_tui.screens.game import MIN_SIZES, GameScreen, is_too_small
 from ttt_tui.searcher import Analyzer, ThreadSearcher
 from ttt_tui.session import AnalysisRequest, MoveRequest, Session, status_text
 from ttt_tui.settings import BoardSize, Mode, Settings
@@ -115,7 +115,7 @@ again before the mismatch counts (see `Fuzzer.check_controls`)."""
 
 
 BOUND_KEYS: tuple[tuple[str, int], ...] = (
-    *((str(n), 3) for n in range(1, 10)),
+    *((str(n), 3) for n in range(10)),
     *((key, 1) for key in ("up", "down", "left", "right", "h", "j", "k", "l")),
     *(("enter", 2), ("space", 2), ("n", 4), ("d", 3), ("u", 6), ("r", 5), ("c", 2)),
     *(("i", 2), ("p", 3), ("s", 1), ("question_mark", 1), ("escape", 10)),
@@ -281,6 +281,7 @@ class Ended:
     status: Status
     mode: Mode
     human: Player
+    board: BoardSize
 
 
 @dataclass(frozen=True)
@@ -360,7 +361,7 @@ class Monitor:
             board = play(game, cell, level)
             if board.is_game_over() and id(game) not in monitor.ended:
                 monitor.ended[id(game)] = Ended(
-                    tuple(game.moves), board.status, game.mode, game.human
+                    tuple(game.moves), board.status, game.mode, game.human, BoardSize(board.n)
                 )
             return board
 
@@ -440,9 +441,11 @@ class Monitor:
                 "Game.play called neither by Session.play nor by Session.apply_move"
             )
 
-    def tally(self) -> dict[Mode, Counter[str]]:
-        """Session results by mode, from the games as they ended."""
-        score: dict[Mode, Counter[str]] = {mode: Counter() for mode in Mode}
+    def tally(self) -> dict[tuple[BoardSize, Mode], Counter[str]]:
+        """Session results by board and mode, from the games as they ended."""
+        score: dict[tuple[BoardSize, Mode], Counter[str]] = {
+            (size, mode): Counter() for size in BoardSize for mode in Mode
+        }
         for ended in self.ended.values():
             winner = ended.status.winner
             if winner is None:
@@ -451,7 +454,7 @@ class Monitor:
                 outcome = "win" if winner is ended.human else "loss"
             else:
                 outcome = "x_won" if winner is Player.X else "o_won"
-            score[ended.mode][outcome] += 1
+            score[ended.board, ended.mode][outcome] += 1
         return score
 
     def expected_records(self, current: Game | None) -> Counter[tuple[tuple[Cell, ...], str]]:
@@ -489,7 +492,8 @@ def draw_event(rng: random.Random) -> Event:
     if kind == "other_key":
         return Event(kind, (rng.choice(OTHER_KEYS),))
     if kind == "click_cell":
-        return Event(kind, (rng.randrange(9), rng.random(), rng.random()))
+        # Which square: a fraction of the squares of whatever board is in play then.
+        return Event(kind, (rng.random(), rng.random(), rng.random()))
     if kind in ("click_control", "click_option"):
         return Event(kind, (rng.random(), rng.random(), rng.random()))
     if kind == "click_anywhere":
@@ -498,8 +502,9 @@ def draw_event(rng: random.Random) -> Event:
         family, a, b = rng.random(), rng.random(), rng.random()
         if family < 0.15:  # tiny
             size = (1 + int(a * 20), 1 + int(b * 10))
-        elif family < 0.4:  # either side of the smallest that fits
-            size = (MIN_WIDTH - 2 + int(a * 5), MIN_HEIGHT - 2 + int(b * 5))
+        elif family < 0.4:  # either side of the smallest that fits a board
+            min_width, min_height = MIN_SIZES[rng.choice(list(BoardSize))]
+            size = (min_width - 2 + int(a * 5), min_height - 2 + int(b * 5))
         elif family < 0.9:  # ordinary
             size = (60 + int(a * 70), 18 + int(b * 22))
         else:  # huge
@@ -668,8 +673,9 @@ class Fuzzer:
         if kind in ("key", "other_key"):
             await self.press(args[0])
         elif kind == "click_cell":
-            cell, fx, fy = args
+            which, fx, fy = args
             board = self.screen.query_one(BoardView)
+            cell = int(which * board.state.board.size)
             square = board.square_region(cell).translate(board.content_region.offset)
             await self.click_at(square, fx, fy, f"cell {cell + 1}")
         elif kind == "click_control":
@@ -872,7 +878,7 @@ class Fuzzer:
         app = self.app
         if app.screen is screen:
             width, height = app.size
-            too_small = width < MIN_WIDTH or height < MIN_HEIGHT
+            too_small = is_too_small(width, height, BoardSize(screen.session.game.board.n))
             if screen.has_class("-too-small") != too_small:
                 raise self.violation(
                     f"-too-small is {screen.has_class('-too-small')} at rest at {width}x{height}"
@@ -1066,7 +1072,7 @@ class Fuzzer:
         app = self.app
         if app.screen is screen and not resize_pending(app):
             width, height = app.size
-            too_small = width < MIN_WIDTH or height < MIN_HEIGHT
+            too_small = is_too_small(width, height, BoardSize(screen.session.game.board.n))
             if screen.has_class("-too-small") != too_small and screen.size == app.size:
                 found.append(f"-too-small is {screen.has_class('-too-small')} at {width}x{height}")
         return found
@@ -1075,12 +1081,16 @@ class Fuzzer:
         """The session score counts each game once, when it first ended."""
         screen, found = self.screen, []
         tally = self.monitor.tally()
-        for mode in Mode:
-            score = screen.session.score[BoardSize.THREE, mode]
-            if +score != +tally[mode]:
-                found.append(f"{mode.value} score {dict(score)}, games ended {dict(tally[mode])}")
+        for key, ended in tally.items():
+            score = screen.session.score[key]
+            if +score != +ended:
+                size, mode = key
+                found.append(
+                    f"{size.label} {mode.value} score {dict(score)}, games ended {dict(ended)}"
+                )
         mode = screen.session.game.mode
-        expected = tuple((*OUTCOME_LABELS[o], tally[mode][o]) for o in outcomes_for(mode))
+        here = tally[BoardSize(screen.session.game.board.n), mode]
+        expected = tuple((*OUTCOME_LABELS[o], here[o]) for o in outcomes_for(mode))
         shown = screen.query_one(Score).counts
         if shown != expected:
             found.append(f"the score line says {shown!r}, expected {expected!r}")
@@ -1108,6 +1118,7 @@ class Fuzzer:
         settings, game = screen.session.settings, screen.session.game
         for selector, value in (
             ("#mode", game.mode),
+            ("#board-size", BoardSize(game.board.n)),
             ("#difficulty", settings.difficulty),
             ("#mark", game.human),
             ("#ai-x-difficulty", settings.ai_x_difficulty),
