@@ -369,14 +369,15 @@ def _symmetries(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(perms)
 
 
-_CHUNK = 8
-"""Bits of a key mapped by one table lookup."""
+_CHUNK = 6
+"""Bits of a key mapped by one table lookup: 64-entry tables build in a blink, which
+matters for a cold 3x3 search, and a 5x5 key still takes only 9 lookups."""
 
 
 def _chunk_tables(
     perms: tuple[tuple[int, ...], ...], size: int
 ) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """For each symmetry but the identity, a table per 8-bit chunk of a two-mask key.
+    """For each symmetry but the identity, a table per 6-bit chunk of a two-mask key.
 
     A key is ``a | d << size``; the image of each chunk value under a symmetry
     is precomputed, so a key's image is a handful of lookups.
@@ -405,8 +406,8 @@ def _canonical(tables: tuple[tuple[tuple[int, ...], ...], ...], key: int) -> int
         image = 0
         rest = key
         for table in per_chunk:
-            image |= table[rest & 255]
-            rest >>= 8
+            image |= table[rest & 63]
+            rest >>= 6
             if not rest:
                 break
         if image < best:
