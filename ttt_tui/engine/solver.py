@@ -74,6 +74,8 @@ class Solver:
         self.table: dict[int, int] = {}
         self.cap = TABLE_CAP.get(n, 1_000_000)
         self.pairings: dict[tuple[Mask, ...], bool] = {}
+        self.analyses: dict[int, object] = {}
+        """Finished analyses by position, kept by `ttt_tui.engine.search`."""
         self.nodes = 0
         self.tick: Callable[[], None] | None = None
         self.perms = _symmetries(n)
@@ -111,6 +113,7 @@ class Solver:
         """Forget every stored result."""
         self.table.clear()
         self.pairings.clear()
+        self.analyses.clear()
 
     # --- The search ------------------------------------------------------------------------
 
