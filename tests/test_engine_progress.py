@@ -66,7 +66,7 @@ def test_a_cancelled_search_stops_within_a_few_hundred_nodes() -> None:
     assert 1000 <= raised_at[0] < 1000 + 256
 
 
-@pytest.mark.parametrize("cancel_at", [1, 4, 12])
+@pytest.mark.parametrize("cancel_at", [1, 12])
 def test_a_cancelled_search_leaves_the_tables_sound(cancel_at: int) -> None:
     """Cancelled after some ticks, a search stores nothing unproven: answers stay exact."""
     solver.clear_tables()
