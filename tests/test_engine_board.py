@@ -70,8 +70,8 @@ def test_parse_ignores_surrounding_whitespace() -> None:
         ("XXX/OO./..O", "X has a line but O moved last"),
         ("OOO/XX./XX.", "O has a line but X moved last"),
         ("O" + "." * 15, "O has more marks than X \\(1 against 0\\)"),
-        ("XXXX/OOO./..../....", "X has a line but O moved last"),
-        ("XXXX./OOO../...../...../.....", "X has a line but O moved last"),
+        ("XXXX/OOO./O.../....", "X has a line but O moved last"),
+        ("XXXX./OOO../O..../...../.....", "X has a line but O moved last"),
     ],
 )
 def test_parse_names_the_problem(text: str, message: str) -> None:

@@ -266,9 +266,12 @@ def time_naive(runs: int) -> tuple[list[Seconds], NaiveResult]:
 
 
 def _child_env() -> dict[str, str]:
-    # The child must import this checkout even if the package is not installed.
+    # The child must import this checkout even if the package is not installed, and
+    # may keep its bytecode: with PYTHONDONTWRITEBYTECODE every cold start would
+    # compile the engine from source, which an installed engine never does (the first,
+    # uncounted process writes the .pyc files).
     root = str(Path(__file__).resolve().parents[2])
-    env = dict(os.environ)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     return env
 

@@ -31,6 +31,9 @@ CancelCheck = Callable[[], bool]
 DISTANCE_BUDGET: dict[int, int | None] = {3: None, 4: None, 5: 60_000}
 """Nodes `analyze` may spend on one move's exact length, by board size (None: no limit)."""
 
+ANALYSIS_CAP = 20_000
+"""Complete analyses kept per board size, so asking again costs a lookup."""
+
 PROGRESS_INTERVAL = 0.05
 """Seconds between two calls of a search's progress callback."""
 
@@ -319,9 +322,6 @@ class _Run:
 
 # --- Values ------------------------------------------------------------------------------------
 
-_RANK = {Outcome.WIN: 2, Outcome.DRAW: 1, Outcome.LOSS: 0}
-
-
 _UNKNOWN = 1_000
 """Stands in for an unknown length when ranking: longer than any real game."""
 
@@ -515,6 +515,11 @@ def analyze(
     _require_in_progress(board)
     solver = _solver(board)
     me, opp = _sides(board)
+    position = board.x | board.o << solver.size
+    known = solver.analyses.get(position)
+    if known is not None:
+        assert isinstance(known, Analysis)
+        return Analysis(board, known.value, dict(known.moves), known.best, True, 0)
     with _Run(solver, cancelled, progress) as run:
         value = _value(solver, run, me, opp, exact=False)
         holds = value.outcome is not Outcome.LOSS and _passing_holds(solver, run, me, opp)
@@ -532,12 +537,17 @@ def analyze(
                     solver, run, me, opp, cell, value.outcome, False, holds
                 )
             moves[cell] = verdict
-            run.partial = _assemble(board, value, moves, False, run.nodes)
-            top = run.partial.best
-            # "Proven" means playing it keeps the position's outcome.
-            run.best = top[0] if top else None
-            run.proven = bool(top) and moves[top[0]].outcome is value.outcome
-        return _assemble(board, value, moves, True, run.nodes)
+            if run.best is None or _rank(verdict) > _rank(moves[run.best]):
+                run.best = cell
+                # "Proven" means playing it keeps the position's outcome.
+                run.proven = verdict.outcome is value.outcome
+            if progress is not None:
+                run.partial = _assemble(board, value, moves, False, run.nodes)
+        analysis = _assemble(board, value, moves, True, run.nodes)
+        if len(solver.analyses) >= ANALYSIS_CAP:
+            solver.analyses.clear()
+        solver.analyses[position] = analysis
+        return analysis
 
 
 def _assemble(
