@@ -518,7 +518,7 @@ def test_every_binding_says_what_it_does_for_the_help() -> None:
     terminal too small for a bigger board (which that message gives) stay out."""
     bindings = [*BoardView.BINDINGS, *GameScreen.BINDINGS, *TicTacToeApp.BINDINGS]
     silent = [b.action for b in bindings if isinstance(b, Binding) and not b.tooltip]
-    assert sorted(silent) == ["board(3)", "computer_plays_both"]
+    assert sorted(silent) == ["board(3)", "board(4)", "computer_plays_both"]
 
 
 async def test_help_lists_every_binding_and_closes_with_escape() -> None:
