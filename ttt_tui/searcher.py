@@ -33,7 +33,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -146,8 +146,8 @@ class _Pending:
     job: Job
     future: asyncio.Future[Any]
     progress: ProgressCallback | None
-    attempts: int = 0
-    """How many processes have started this job."""
+    deaths: int = 0
+    """How many processes died running this job."""
     preempted: bool = False
     """Stopped to let a move go first; to be started again."""
 
@@ -256,8 +256,7 @@ class SearchProcess:
         loop = asyncio.get_running_loop()
         if self._loop is None:
             self.start()
-        self._next_rid += 1
-        job = Job(self._next_rid, kind, board, difficulty, seed)
+        job = Job(0, kind, board, difficulty, seed)  # named when it starts
         pending = _Pending(job, loop.create_future(), progress)
         self._queue.append(pending)
         self._pump()
@@ -289,8 +288,11 @@ class SearchProcess:
             return
         pending = moves[0] if moves else self._queue[0]
         self._queue.remove(pending)
+        # Each start under a name of its own: the process may still hold a cancel for
+        # an interrupted start of the same job.
+        self._next_rid += 1
+        pending.job = replace(pending.job, rid=self._next_rid)
         pending.preempted = False
-        pending.attempts += 1
         self._running = pending
         self._send(("job", pending.job))
 
@@ -325,7 +327,8 @@ class SearchProcess:
         self._process = None
         running, self._running = self._running, None
         if running is not None and not running.future.done():
-            if running.attempts >= 2:
+            running.deaths += 1
+            if running.deaths >= 2:
                 running.future.set_exception(
                     SearchProcessDied(f"the search process died twice running {running.job}")
                 )
