@@ -1318,12 +1318,18 @@ WRITER = textwrap.dedent(
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
 def test_killed_writer_never_leaves_a_damaged_file(tmp_path: Path) -> None:
-    """SIGKILL a busy writer at random moments; every file must still load cleanly."""
+    """SIGKILL a busy writer at random moments; every file must still load cleanly.
+
+    Each life is killed at a random moment after a random number (0 to 2) of games it
+    has said are saved, so that the kills land anywhere in the loop, the first save
+    included, and the lives save games however slow a loaded machine makes them.
+    """
     rng = random.Random(20261122)
     data = tmp_path / "data"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     env.pop("TTT_TUI_DATA_DIR", None)
     games_so_far = 0
+    waited_for = 0
     kills_with_temp_files = 0
     started = time.monotonic()
 
@@ -1336,10 +1342,14 @@ def test_killed_writer_never_leaves_a_damaged_file(tmp_path: Path) -> None:
         )
         assert writer.stdout is not None
         assert writer.stdout.readline() == "ready\n"
+        waited = rng.randint(0, 2)
+        for _ in range(waited):
+            assert writer.stdout.readline().strip().isdigit()
+        waited_for += waited
         time.sleep(rng.uniform(0.0, 0.12))
         os.kill(writer.pid, signal.SIGKILL)
         writer.wait()
-        acknowledged = writer.stdout.read().split()
+        acknowledged = waited + len(writer.stdout.read().split())
         writer.stdout.close()
 
         names = {p.name for p in data.iterdir()}
@@ -1363,7 +1373,7 @@ def test_killed_writer_never_leaves_a_damaged_file(tmp_path: Path) -> None:
         games = store.load_games()
         assert store.take_notices() == []
         # Every game the writer saw saved is still there, and none went missing.
-        assert len(games) >= games_so_far + len(acknowledged)
+        assert len(games) >= games_so_far + acknowledged
         games_so_far = len(games)
 
     elapsed = time.monotonic() - started
@@ -1371,4 +1381,4 @@ def test_killed_writer_never_leaves_a_damaged_file(tmp_path: Path) -> None:
         f"\n40 kills in {elapsed:.1f} s; {games_so_far} games on disk;"
         f" {kills_with_temp_files} kills left a temp file behind"
     )
-    assert games_so_far >= 40
+    assert games_so_far >= waited_for > 0
