@@ -19,7 +19,9 @@ Time figures are medians (and p95 where a distribution matters) and the 3x3
 ones are quoted as ratios to the baselines measured alongside them. Pure
 Python: no Textual, no Rich.
 
-``--ui`` runs the interface benchmark instead (`ttt_tui.devtools.uibench`).
+``--ui`` runs the interface benchmark instead (`ttt_tui.devtools.uibench`), and
+``--search`` the interface while the computer searches, and cancelling
+(`ttt_tui.devtools.searchbench`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ttt_tui.devtools.report import format_time, markdown_table, plural
 from ttt_tui.engine import Board, Difficulty, analyze, choose_move
 
 Seconds = float
@@ -388,22 +391,6 @@ def format_mib(size: float) -> str:
     return f"{size / 2**20:.1f} MiB"
 
 
-def format_time(seconds: Seconds) -> str:
-    """A duration in s, ms or µs with three significant figures."""
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
-        if seconds >= scale:
-            return f"{_sig3(seconds / scale)} {unit}"
-    return f"{_sig3(seconds / 1e-6)} µs"
-
-
-def _sig3(value: float) -> str:
-    if value >= 100:
-        return f"{value:,.0f}"
-    if value >= 10:
-        return f"{value:.1f}"
-    return f"{value:.2f}"
-
-
 def format_ratio(baseline: Seconds, seconds: Seconds) -> str:
     """How many times faster than the baseline, e.g. ``143x faster``."""
     ratio = baseline / seconds
@@ -435,30 +422,6 @@ def render_table(naive: Seconds, rows: Sequence[Figure]) -> str:
         for row in rows
     ]
     return markdown_table(header, body, right={1})
-
-
-def markdown_table(header: Sequence[str], body: Sequence[Sequence[str]], right: set[int]) -> str:
-    """A Markdown table whose columns are as wide as their widest cell; the columns
-    in ``right`` are aligned right, the others left."""
-    widths = [max(len(r[i]) for r in (header, *body)) for i in range(len(header))]
-
-    def line(cells: Sequence[str]) -> str:
-        padded = [
-            cell.rjust(w) if i in right else cell.ljust(w)
-            for i, (cell, w) in enumerate(zip(cells, widths, strict=True))
-        ]
-        return "| " + " | ".join(padded) + " |"
-
-    rule = "|".join(
-        "-" * (w + 1) + ":" if i in right else "-" * (w + 2) for i, w in enumerate(widths)
-    )
-    rule = f"|{rule}|"
-    return "\n".join([line(header), rule, *(line(r) for r in body)])
-
-
-def plural(count: int, one: str, many: str | None = None) -> str:
-    """``1 run``, ``2 runs``; ``many`` for an irregular plural."""
-    return f"{count} {one if count == 1 else many or one + 's'}"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -496,15 +459,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="time the app's interface against a bare Textual app instead;"
         " --ui --help lists its options",
     )
+    parser.add_argument(
+        "--search",
+        action="store_true",
+        help="time the interface while the computer searches a 5x5 position, and"
+        " how fast a search stops, instead; --search --help lists its options",
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print the table; returns the exit status.
 
-    With ``--ui``, the rest of the arguments go to `ttt_tui.devtools.uibench`.
+    With ``--ui``, the rest of the arguments go to `ttt_tui.devtools.uibench`; with
+    ``--search``, to `ttt_tui.devtools.searchbench`.
     """
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if "--search" in args_list:
+        from ttt_tui.devtools import searchbench
+
+        args_list.remove("--search")
+        return searchbench.main(args_list)
     if "--ui" in args_list:
         from ttt_tui.devtools import uibench
 

@@ -10,7 +10,8 @@ itself, line by line, without ``render()``), and on
 ``SIGUSR1`` the counts so far are written to PATH as JSON (``{"snapshot": N,
 "renders": {"square 5": 1, "StatusLine#status": 2, ...}}``,
 N counting the snapshots), so the UI benchmark can take the difference across
-one move. Without the variable it only runs the app.
+one move. Without the variable it only runs the app. With ``TTT_UIBENCH_THREAD_SEARCH``
+set, the game searches in a thread instead of its search process.
 
 This lives here, not in the game: production code carries no test hooks.
 """
@@ -29,6 +30,10 @@ from typing import Any
 
 RENDERS_ENV = "TTT_UIBENCH_RENDERS"
 """Where the render counts go on SIGUSR1; unset, nothing is counted."""
+
+THREAD_SEARCH_ENV = "TTT_UIBENCH_THREAD_SEARCH"
+"""Set, the game searches in a thread of its own process (`ThreadSearcher`) instead of
+its search process: the way it searched before, for the search benchmark's contrast."""
 
 APPS = ("ttt-tui", "bare")
 """What this launcher can run."""
@@ -138,6 +143,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     renders = os.environ.get(RENDERS_ENV)
     if renders:
         RenderCounter(Path(renders)).install()
+    if os.environ.get(THREAD_SEARCH_ENV):
+        import ttt_tui.app
+        from ttt_tui.searcher import ThreadSearcher
+
+        app_module: Any = ttt_tui.app  # the app's default searcher, replaced for this run
+        app_module.SearchProcess = lambda **_options: ThreadSearcher()
     if args[0] == "bare":
         from ttt_tui.devtools import bare_app
 

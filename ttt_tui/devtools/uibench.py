@@ -65,8 +65,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ttt_tui.devtools.bare_app import INITIAL_TEXT, TITLE, text_for
-from ttt_tui.devtools.bench import format_time, markdown_table, plural
 from ttt_tui.devtools.launch import RENDERS_ENV
+from ttt_tui.devtools.report import format_time, markdown_table, plural
 from ttt_tui.engine import Board
 
 if TYPE_CHECKING:
