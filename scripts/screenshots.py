@@ -32,6 +32,7 @@ from textual.worker import WorkerCancelled  # noqa: E402
 from ttt_tui.app import TicTacToeApp  # noqa: E402
 from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty  # noqa: E402
 from ttt_tui.searcher import ThreadSearcher  # noqa: E402
+from ttt_tui.settings import BoardSize  # noqa: E402
 
 MoveChooser = Callable[[Board, Difficulty, random.Random, CancelCheck | None], Cell]
 
@@ -53,6 +54,10 @@ class Shot:
     """Squares the computer prefers, in order; None for the real engine (seeded)."""
     size: tuple[int, int] = SIZE
     """Terminal columns and rows."""
+    board: BoardSize | None = None
+    """The board played on (the saved one, 3x3, if None)."""
+    difficulty: Difficulty | None = None
+    """The computer's level (the saved one, Medium, if None)."""
 
 
 def typed(text: str) -> list[str]:
@@ -72,6 +77,15 @@ SHOTS = [
     Shot("hint", keys=["5", "3", "i"], script=[0, 6, 8]),
     Shot("stats", keys=["1", "2", "3", "s"], script=[8, 7]),
     Shot("ai-vs-ai", keys=["ctrl+p", *typed("ai vs ai"), "enter"], script=None),
+    Shot("board-4x4", keys=["1", "1", "6", "c"], script=[0, 15], board=BoardSize.FOUR),
+    Shot(
+        "board-5x5",
+        keys=["1", "3", "7", "c"],
+        script=None,
+        board=BoardSize.FIVE,
+        difficulty=Difficulty.HARD,
+    ),
+    Shot("minimum-5x5", keys=["1", "3", "7"], script=[0, 24], size=(72, 24), board=BoardSize.FIVE),
 ]
 
 
@@ -103,9 +117,10 @@ async def settle(pilot: Pilot[None]) -> None:
 async def take(shot: Shot, out: Path) -> Path:
     """Run the app to the shot's state and save it as SVG."""
     if shot.script is None:
-        app = TicTacToeApp(ai_delay=0, seed=1)
+        app = TicTacToeApp(ai_delay=0, seed=1, board=shot.board, difficulty=shot.difficulty)
     else:
-        app = TicTacToeApp(ai_delay=0, seed=1, searcher=ThreadSearcher(scripted(shot.script)))
+        searcher = ThreadSearcher(scripted(shot.script))
+        app = TicTacToeApp(ai_delay=0, seed=1, searcher=searcher, board=shot.board)
     async with app.run_test(size=shot.size) as pilot:
         await pilot.pause()
         await settle(pilot)
