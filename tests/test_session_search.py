@@ -94,3 +94,11 @@ def test_a_new_board_is_a_new_game_on_it_and_the_score_is_kept_per_board() -> No
     assert session.score[BoardSize.THREE, Mode.TWO_PLAYERS]["x_won"] == 1
     assert session.view().score == (("X wins", "X", 0), ("O wins", "O", 0), ("Draws", "D", 0))
     assert session.view().n == 5
+
+
+def test_in_ai_vs_ai_undo_redo_and_hints_say_the_computer_plays_both() -> None:
+    session = Session(Settings(mode=Mode.AI_VS_AI))
+    session.begin()
+    for ask in (session.undo, session.redo, session.hint):
+        assert ask() == Refused(Refusal.COMPUTER_PLAYS_BOTH)
+    assert session.game.hints_used == 0

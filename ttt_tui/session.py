@@ -314,15 +314,22 @@ class Session:
 
     def undo(self) -> Changed | Refused:
         """Take back to the person's previous turn, dropping a move being thought about."""
+        if self.game.mode is Mode.AI_VS_AI:
+            return self.computer_plays_both()
         return self._next_turn() if self.game.undo() else Refused(Refusal.NOTHING_TO_UNDO)
 
     def redo(self) -> Changed | Refused:
         """Replay what undo took back."""
+        if self.game.mode is Mode.AI_VS_AI:
+            return self.computer_plays_both()
         return self._next_turn() if self.game.redo() else Refused(Refusal.NOTHING_TO_REDO)
 
     def hint(self) -> Changed | Refused | None:
-        """Point at the best moves for the person to move, without playing them."""
+        """Point at the best moves for the person to move, without playing them (no hints
+        in AI vs AI: nobody there is a person to help)."""
         game = self.game
+        if game.mode is Mode.AI_VS_AI:
+            return self.computer_plays_both()
         if game.is_over:
             return Refused(Refusal.NO_HINT_GAME_OVER)
         if game.mode is Mode.HUMAN_VS_AI and game.ai_to_move:
