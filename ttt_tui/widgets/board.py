@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from fractions import Fraction
 from typing import ClassVar
@@ -37,7 +38,8 @@ def middle(n: int) -> Cell:
     return (n // 2) * n + n // 2
 
 
-def spans(total: int, count: int, gutter: int) -> list[tuple[int, int]]:
+@functools.cache
+def spans(total: int, count: int, gutter: int) -> tuple[tuple[int, int], ...]:
     """Offsets and lengths of ``count`` equal parts of ``total`` with ``gutter`` between
     them, rounded as Textual's grid rounds ``1fr`` tracks."""
     unit = Fraction(max(total - gutter * (count - 1), 0), count)
@@ -48,7 +50,7 @@ def spans(total: int, count: int, gutter: int) -> list[tuple[int, int]]:
         position += unit
         edges.append(position.__floor__())
         position += gutter
-    return [(start, end - start) for start, end in zip(edges[::2], edges[1::2], strict=True)]
+    return tuple((start, end - start) for start, end in zip(edges[::2], edges[1::2], strict=True))
 
 
 class BoardView(Widget, can_focus=True):
@@ -250,10 +252,10 @@ class BoardView(Widget, can_focus=True):
         """Squares per side."""
         return self.state.board.n
 
-    def _columns(self) -> list[tuple[int, int]]:
+    def _columns(self) -> tuple[tuple[int, int], ...]:
         return spans(self.content_size.width, self.n, GUTTER.width)
 
-    def _rows(self) -> list[tuple[int, int]]:
+    def _rows(self) -> tuple[tuple[int, int], ...]:
         return spans(self.content_size.height, self.n, GUTTER.height)
 
     def square_region(self, index: Cell) -> Region:
@@ -276,6 +278,13 @@ class BoardView(Widget, can_focus=True):
         self._styles.clear()
         self._drawn.clear()
         super().notify_style_update()
+
+    def _gap_style(self) -> Style:
+        """The board's own background, between the squares."""
+        style = self._styles.get(("", False))
+        if style is None:
+            style = self._styles[("", False)] = Style(bgcolor=self.rich_style.bgcolor)
+        return style
 
     def _style(self, name: str, hover: bool) -> Style:
         """A component's style over a square's ground, blended as Textual blends a
@@ -324,25 +333,25 @@ class BoardView(Widget, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.content_size.width
-        gap = Style(bgcolor=self.rich_style.bgcolor)
+        gap = self._gap_style()
+        rows = self._rows()
         row = next(
             (
-                (index, y - top)
-                for index, (top, height) in enumerate(self._rows())
+                (index, y - top, height)
+                for index, (top, height) in enumerate(rows)
                 if top <= y < top + height
             ),
             None,
         )
         if row is None:
             return Strip([Segment(" " * width, gap)], width)
-        index, line = row
+        index, line, height = row
         parts: list[Strip] = []
         x = 0
         for col, (left, square_width) in enumerate(self._columns()):
             if left > x:
                 parts.append(Strip([Segment(" " * (left - x), gap)], left - x))
             square = index * self.n + col
-            height = self._rows()[index][1]
             parts.append(self._square_lines(square, square_width, height)[line])
             x = left + square_width
         if width > x:
