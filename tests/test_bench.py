@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from ttt_tui.devtools import bare_app, bench, uibench
+from ttt_tui.devtools import bare_app, bench, report, uibench
 from ttt_tui.devtools.bare_app import BareApp
 from ttt_tui.engine import Board, Status, analyze
 
@@ -97,7 +97,7 @@ def test_percentile_is_the_nearest_rank() -> None:
     [(1.234, "1.23 s"), (0.0053, "5.30 ms"), (0.694, "694 ms"), (12.34e-6, "12.3 µs")],
 )
 def test_format_time(seconds: float, text: str) -> None:
-    assert bench.format_time(seconds) == text
+    assert report.format_time(seconds) == text
 
 
 @pytest.mark.parametrize(

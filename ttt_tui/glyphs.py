@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 ASPECT = 2.0
@@ -27,17 +28,19 @@ def glyph_box(width: int, height: int) -> tuple[int, int]:
     return round(rows * ASPECT), rows
 
 
-def draw(mark: str, width: int, height: int) -> list[str]:
-    """The lines of a mark ("X" or "O") drawn to fit width x height.
+@functools.lru_cache(maxsize=64)
+def draw(mark: str, width: int, height: int) -> tuple[str, ...]:
+    """The lines of a mark ("X" or "O") drawn to fit width x height, worked out once
+    per size.
 
     Cells too small for a drawn glyph get the letter itself.
     """
     cols, rows = glyph_box(width, height)
     if rows < SMALL_ROWS:
-        return [mark]
+        return (mark,)
     if rows < 5:
-        return list(SMALL[mark])
-    return _draw_x(cols, rows) if mark == "X" else _draw_o(cols, rows)
+        return SMALL[mark]
+    return tuple(_draw_x(cols, rows) if mark == "X" else _draw_o(cols, rows))
 
 
 def _draw_x(cols: int, rows: int) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections import OrderedDict
 from fractions import Fraction
 from typing import ClassVar
 
@@ -28,6 +29,12 @@ EMPTY = BoardState(Board.empty(), None, False, {}, frozenset())
 
 GUTTER = Size(2, 1)
 """Columns between squares side by side, and rows between squares one above the other."""
+
+DRAWN_SQUARES = 200
+"""How many drawn squares the board keeps (a few looks of every square of 5x5)."""
+
+SquareKey = tuple[int, SquareLook, bool, Size]
+"""What a square's lines depend on: which square, its look, the mouse over it, the board's size."""
 
 TYPING_SECONDS = 1.0
 """How long after a digit the next one still adds to the number (``1``, ``6``: square 16)."""
@@ -184,8 +191,9 @@ class BoardView(Widget, can_focus=True):
         self.set_reactive(BoardView.cursor, middle(state.board.n))
         self._looks: tuple[SquareLook, ...] = ()
         self._hover: Cell | None = None
-        self._drawn: dict[Cell, tuple[tuple[int, int], list[Strip]]] = {}
-        """Each square's size and lines as last painted, until its look or the styles change."""
+        self._drawn: OrderedDict[SquareKey, list[Strip]] = OrderedDict()
+        """Squares' lines as painted, by everything they depend on, the most recent last:
+        a cursor going to and fro, or a square lit and unlit, is drawn once."""
         self._styles: dict[tuple[str, bool], Style] = {}
         self._typed = 0
         """The number typed so far, while more digits may follow; 0 for none."""
@@ -240,7 +248,6 @@ class BoardView(Widget, can_focus=True):
                 self._repaint(index)
 
     def _repaint(self, index: Cell) -> None:
-        self._drawn.pop(index, None)
         region = self.square_region(index)
         if region:
             self.refresh(region)
@@ -322,13 +329,17 @@ class BoardView(Widget, can_focus=True):
         return draw(look, str(index + 1), width, height, style, smallest)
 
     def _square_lines(self, index: Cell, width: int, height: int) -> list[Strip]:
-        drawn = self._drawn.get(index)
-        if drawn is not None and drawn[0] == (width, height):
-            return drawn[1]
+        key = (index, self.looks[index], index == self._hover, self.content_size)
+        lines = self._drawn.get(key)
+        if lines is not None:
+            self._drawn.move_to_end(key)
+            return lines
         console = self.app.console
         rows = self._draw(index, width, height).split("\n", allow_blank=True)
         lines = [Strip(row.render(console, end=""), width) for row in rows]
-        self._drawn[index] = ((width, height), lines)
+        self._drawn[key] = lines
+        if len(self._drawn) > DRAWN_SQUARES:
+            self._drawn.popitem(last=False)
         return lines
 
     def render_line(self, y: int) -> Strip:
