@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import time
 from collections import OrderedDict
+from dataclasses import replace
 from fractions import Fraction
 from typing import ClassVar
 
@@ -233,12 +234,19 @@ class BoardView(Widget, can_focus=True):
             self._typed = 0
         self._show()
 
-    def watch_cursor(self) -> None:
-        self._show()
+    def watch_cursor(self, old: Cell, new: Cell) -> None:
+        looks = list(self._looks)
+        if not all(0 <= index < len(looks) for index in (old, new)):
+            self._show()
+            return
+        # Only the two squares the cursor leaves and enters change.
+        looks[old] = replace(looks[old], cursor=False)
+        looks[new] = replace(looks[new], cursor=True)
+        self._show(tuple(looks))
 
-    def _show(self) -> None:
+    def _show(self, looks: tuple[SquareLook, ...] | None = None) -> None:
         old = self._looks
-        self._looks = self._compute_looks()
+        self._looks = self._compute_looks() if looks is None else looks
         if len(old) != len(self._looks):
             self._drawn.clear()
             self.refresh()
