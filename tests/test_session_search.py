@@ -36,10 +36,14 @@ def test_a_search_s_progress_shows_in_the_status_and_only_for_its_turn() -> None
     assert session.report(request.token + 1, Work.MOVE, progress(7, False)) is None  # stale
     assert session.report(request.token, Work.ANALYSIS, progress(7, False)) is None  # not asked
     assert isinstance(session.report(request.token, Work.MOVE, progress(7, False)), Changed)
-    assert status_detail(session) == "1.5 s · 1,234 positions\nproving the draw\nm: not proven yet"
+    assert status_detail(session) == (
+        "1.5 s · 1,234 positions · depth 7\nproving the draw\nm: not proven yet"
+    )
     assert session.view().slow_search
     session.report(request.token, Work.MOVE, progress(7, True, 5678))
-    assert status_detail(session) == "1.5 s · 5,678 positions\nproving the draw\nm: move now"
+    assert (
+        status_detail(session) == "1.5 s · 5,678 positions · depth 7\nproving the draw\nm: move now"
+    )
 
 
 def test_move_now_plays_hard_s_best_only_once_proven() -> None:

@@ -580,7 +580,7 @@ def status_text(session: Session) -> str:
 
 def status_detail(session: Session) -> str:
     """The status line's second part: what to do next, who is to move when paused, or
-    how a long search is getting on (time, positions, what it is proving)."""
+    how a long search is getting on (time, positions, its depth, what it is proving)."""
     game = session.game
     if game.is_over:
         if game.mode is Mode.AI_VS_AI:
@@ -592,7 +592,8 @@ def status_detail(session: Session) -> str:
     progress = session.progress.get(Work.MOVE) if session.thinking else None
     if progress is None:
         return ""
-    lines = [f"{progress.elapsed:.1f} s · {progress.nodes:,} positions", progress.stage]
+    depth = "" if progress.depth is None else f" · depth {progress.depth}"
+    lines = [f"{progress.elapsed:.1f} s · {progress.nodes:,} positions{depth}", progress.stage]
     if session.can_move_now:
         lines.append("m: move now")
     elif progress.best is not None:
