@@ -498,6 +498,23 @@ def evaluate(
         return _value(solver, run, me, opp, exact, book)
 
 
+def proof_from_scratch(
+    board: Board,
+    cancelled: CancelCheck | None = None,
+    progress: ProgressCallback | None = None,
+) -> tuple[Verdict, int]:
+    """The position's exact value, proven with tables of its own that start empty and
+    without the opening book, and the nodes that took: what the search costs from
+    scratch, the same in any process (the explorer's count of the engine's work)."""
+    _require_in_progress(board)
+    geo = board.geometry
+    solver = Solver(geo.n, geo.k, geo.lines)
+    me, opp = _sides(board)
+    with _Run(solver, cancelled, progress) as run:
+        verdict = _value(solver, run, me, opp, exact=True, book=False)
+        return verdict, run.nodes
+
+
 def analyze(
     board: Board,
     cancelled: CancelCheck | None = None,
