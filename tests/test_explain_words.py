@@ -1,0 +1,317 @@
+"""The explorer's words: tactics read off the board, why a move is worth what it is, the
+best line, Hard's guarantee, the walk in words, and the tree as text and JSON.
+
+By default a sample; ``TTT_EXPLORER_LONG=1`` explains every move of every 3x3 position
+in play and checks Hard's guarantee on all of them.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.test_explain_minimax import LONG, every_3x3_position, long_only, sample_3x3
+from ttt_tui.engine import Board, Outcome, Player, Verdict, analyze, cells_of, coordinate
+from ttt_tui.engine.minimax import Count, Estimate, Search, StepKind, walk
+from ttt_tui.explainer import (
+    at_least,
+    best_line,
+    big_number,
+    count_words,
+    flipped,
+    guarantee,
+    guarantee_lines,
+    pick,
+    rank,
+    step_words,
+    summary,
+    tactic,
+    threats,
+    tree_json,
+    tree_lines,
+    verdict_phrase,
+    why,
+)
+
+
+def explain(position: str, square: str) -> str:
+    """Why the side to move's move on ``square`` is worth what it is."""
+    board = Board.parse(position)
+    cell = next(c for c in board.legal_moves() if coordinate(c, board.n) == square)
+    return why(analyze(board), cell, best_line(board.play(cell), analyze))
+
+
+def wins_with(board: Board, player: Player, cell: int) -> bool:
+    """Whether ``player`` would have a line with a mark on ``cell`` (told by the board)."""
+    bit = 1 << cell
+    marked = (
+        Board(board.x | bit, board.o, board.n)
+        if player is Player.X
+        else Board(board.x, board.o | bit, board.n)
+    )
+    return marked.status.winner is player
+
+
+# Tactics -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board", sample_3x3(25, seed=5), ids=str)
+def test_tactics_are_what_the_board_says(board: Board) -> None:
+    """Threats, forks, blocks and forced moves, checked square by square on the board."""
+    mover = board.to_move
+    for cell in board.legal_moves():
+        found = tactic(board, cell)
+        after = board.play(cell)
+        assert bool(found.completes) == (after.status.winner is mover)
+        if after.is_game_over():
+            continue
+        ahead = {c for c in after.legal_moves() if wins_with(after, mover, c)}
+        assert set(cells_of(found.threatens)) == ahead
+        assert found.fork == (len(ahead) >= 2)
+        theirs = {c for c in board.legal_moves() if wins_with(board, mover.other, c)}
+        assert bool(found.blocks) == (cell in theirs)
+        mine = {c for c in board.legal_moves() if wins_with(board, mover, c)}
+        assert found.forced == (not mine and theirs == {cell})
+    assert set(cells_of(threats(board, mover))) == {
+        c for c in board.legal_moves() if wins_with(board, mover, c)
+    }
+
+
+# Why, in words -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("position", "square", "expected"),
+    [
+        (
+            "XOO..X.X.",
+            "a2",
+            "O a2 loses in 4: X answers c3, which threatens b2 and a3 at once (a fork);"
+            " O can block only one.",
+        ),
+        (
+            ".....O.XX",
+            "a3",
+            "O a3 loses in 4: it blocks a3–c3 (forced); X answers b2, which threatens a1 and"
+            " b1 at once (a fork); O can block only one.",
+        ),
+        (
+            "....XOOXX",
+            "a1",
+            "O a1 loses in 2: X already threatens a1 and b1 (a fork); blocking one leaves b1,"
+            " where X completes b1–b3.",
+        ),
+        (
+            "X.O.X....",
+            "b1",
+            "O b1 loses in 2 (c3 draws): it leaves X's threat at c3 open, and X completes"
+            " a1–c3 next.",
+        ),
+        ("X.O.X.O..", "c3", "X c3 wins at once: it completes a1–c3."),
+        (
+            "XO.......",
+            "b2",
+            "X b2 wins in 5: it threatens c3; O answers c3 (forced: it blocks a1–c3), then"
+            " X a2, which threatens c2 and a3 at once (a fork); O can block only one.",
+        ),
+        (
+            ".......OX",
+            "b1",
+            "X b1 only draws (c1 wins in 5): O answers a1; on the best line the threat is"
+            " blocked at once, and the board fills with no line.",
+        ),
+    ],
+)
+def test_why_names_forks_blocks_and_forced_moves(position: str, square: str, expected: str) -> None:
+    assert explain(position, square) == expected
+
+
+@pytest.mark.parametrize("board", sample_3x3(15, seed=8), ids=str)
+def test_every_why_starts_with_the_move_and_its_proven_value(board: Board) -> None:
+    check_why(board)
+
+
+def check_why(board: Board) -> None:
+    analysis = analyze(board)
+    for cell, verdict in analysis.moves.items():
+        text = why(analysis, cell, best_line(board.play(cell), analyze))
+        name = f"{board.to_move.value} {coordinate(cell, board.n)} "
+        assert text.startswith(name), text
+        said = text[len(name) :]
+        if verdict.outcome is Outcome.DRAW and rank(analysis.value) > rank(verdict):
+            assert said.startswith("only draws"), text
+        else:
+            assert said.startswith(verdict_phrase(verdict)), text
+        assert text.endswith(".")
+        if "(a fork)" in text:
+            assert verdict.outcome is not Outcome.DRAW, text
+
+
+def test_a_position_is_summed_up_by_its_moves() -> None:
+    text = summary(analyze(Board.parse("X........")))
+    assert text == (
+        "O to move: a draw with best play from both sides. 1 move draws (b2);"
+        " 7 moves lose (b1, c1, a2, c2, a3, b3 and c3)."
+    )
+    won = summary(analyze(Board.parse("XO.......")))
+    assert won.startswith("X to move wins in 5 with best play from both sides.")
+
+
+# The best line -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board", sample_3x3(15, seed=9), ids=str)
+def test_the_best_line_plays_best_moves_to_the_position_s_result(board: Board) -> None:
+    line = best_line(board, analyze)
+    value = analyze(board).value
+    assert len(line) == value.plies
+    for ply in line:
+        assert ply.cell in analyze(ply.board).best
+    end = line[-1].after
+    winner = end.status.winner
+    if value.outcome is Outcome.DRAW:
+        assert winner is None and end.is_game_over()
+    else:
+        assert (winner is board.to_move) == (value.outcome is Outcome.WIN)
+
+
+def test_pick_prefers_a_win_then_a_forced_block_then_a_fork() -> None:
+    assert pick(analyze(Board.parse("XX.OO...."))) == 2  # win at c1
+    assert pick(analyze(Board.parse("X...X..O."))) == 8  # the only block, c3
+    forking = analyze(Board.parse("XO......."))
+    assert tactic(forking.board, pick(forking)).threatens or pick(forking) == forking.best[0]
+
+
+# Hard's guarantee ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board", sample_3x3(20, seed=13), ids=str)
+def test_every_reply_to_hard_keeps_hard_s_result(board: Board) -> None:
+    check_guarantee(board)
+
+
+def check_guarantee(board: Board) -> None:
+    position = analyze(board)
+    move = pick(position)
+    after = board.play(move)
+    found = guarantee(position, None if after.is_game_over() else analyze(after))
+    assert found.move in position.best
+    assert found.promised == position.value
+    assert [reply.cell for reply in found.replies] == after.legal_moves()
+    assert found.holds
+    for reply in found.replies:
+        assert at_least(reply.result, found.promised)
+        if reply.best:
+            assert reply.result == found.promised
+    lines = guarantee_lines(found)
+    assert lines[0].startswith(f"Hard plays {board.to_move.value} {coordinate(move, 3)}")
+    if found.replies:
+        assert lines[-1].startswith("No reply is worse for")
+
+
+def test_a_weaker_opponent_only_lets_hard_win_sooner() -> None:
+    position = analyze(Board.parse("XO......."))
+    found = guarantee(position, analyze(Board.parse("XO.X.....")))
+    assert found.promised == Verdict(Outcome.WIN, 5)
+    assert {reply.result.outcome for reply in found.replies} == {Outcome.WIN}
+    assert min(r.result.plies or 0 for r in found.replies) == 3
+    assert guarantee_lines(found)[-1] == (
+        "No reply is worse for X than promised: a weaker O can only let X win sooner."
+    )
+
+
+def test_flipped_and_at_least() -> None:
+    assert flipped(Verdict(Outcome.LOSS, 4), 1) == Verdict(Outcome.WIN, 5)
+    assert flipped(Verdict(Outcome.DRAW, 4)) == Verdict(Outcome.DRAW, 4)
+    assert at_least(Verdict(Outcome.WIN, 3), Verdict(Outcome.WIN, 5))
+    assert not at_least(Verdict(Outcome.WIN, 7), Verdict(Outcome.WIN, 5))
+    assert at_least(Verdict(Outcome.WIN, None), Verdict(Outcome.DRAW, 4))
+
+
+# The walk in words ---------------------------------------------------------------------------
+
+
+def test_each_step_of_the_walk_is_explained() -> None:
+    board = Board.parse("XO..X.O..")
+    kinds = set()
+    for step in walk(board):
+        lines = step_words(board, step)
+        kinds.add(step.kind)
+        assert lines and all(isinstance(line, str) for line in lines)
+        if step.kind is StepKind.CUT:
+            assert "cannot matter" in lines[1]
+            for cell in step.pruned:
+                assert coordinate(cell, 3) in lines[1]
+        if step.kind is StepKind.ENTER and step.value is None:
+            assert "α = " in lines[1] and "β = " in lines[1]
+        if step.kind is StepKind.DONE:
+            assert f"{step.nodes:,} positions visited, {step.cuts:,} cuts" in lines[1]
+    assert kinds == set(StepKind)
+
+
+def test_a_cut_names_where_the_opponent_already_does_better() -> None:
+    board = Board.parse("XO..X.O..")
+    cut = next(step for step in walk(board) if step.kind is StepKind.CUT)
+    words = " ".join(step_words(board, cut))
+    assert "elsewhere (" in words and "will never let the game come here" in words
+
+
+# Counts and the tree as text -----------------------------------------------------------------
+
+
+def test_counts_in_words() -> None:
+    done = Count(Search.ALPHA_BETA, 20_866, True, Verdict(Outcome.DRAW, 9), cuts=4_856)
+    assert count_words(done).startswith("20,866 positions, 4,856 cuts in ")
+    assert count_words(done).endswith("found: draw")
+    stopped = Count(
+        Search.MINIMAX, 1_000_000, False, None, root_moves=13, estimate=Estimate(1.1e10, 2000)
+    )
+    assert count_words(stopped) == (
+        "stopped after 1,000,000 positions (0 of 13 moves finished); the whole tree is about"
+        " 1.1 × 10^10 positions (an estimate from 2,000 random games)"
+    )
+    assert big_number(549_946) == "549,946"
+    assert big_number(2.34e13) == "2.3 × 10^13"
+
+
+def test_the_tree_as_text_and_json_agrees_with_analyze() -> None:
+    board = Board.parse("X.O.X....")
+    lines = list(tree_lines(board, 2, analyze))
+    top = [line for line in lines if not line.startswith("    ")]
+    assert top[0] == "  O b1: loss in 2"
+    assert "  O c3: draw *" in top
+    assert len(top) == 6
+    nodes = tree_json(board, 2, analyze)
+    analysis = analyze(board)
+    assert [node["cell"] for node in nodes] == sorted(analysis.moves)
+    for node in nodes:
+        verdict = analysis.moves[node["cell"]]
+        assert (node["value"], node["plies"]) == (verdict.outcome.value, verdict.plies)
+        assert node["best"] == (node["cell"] in analysis.best)
+        after = analyze(board.play(node["cell"]))
+        assert [child["cell"] for child in node["children"]] == sorted(after.moves)
+        assert all("children" not in child for child in node["children"])
+
+
+def test_a_5x5_tree_keeps_unknown_lengths_unknown() -> None:
+    rng = random.Random(4)
+    board = Board.empty(5)
+    while board.empty_mask.bit_count() > 12:
+        board = board.play(rng.choice(board.legal_moves()))
+    if board.is_game_over():  # pragma: no cover - the seed gives a game still on
+        pytest.skip("the seeded game ended")
+    nodes = tree_json(board, 1, analyze)
+    assert len(nodes) == 12
+    assert all(node["plies"] is None or node["plies"] >= 1 for node in nodes)
+
+
+# The long run --------------------------------------------------------------------------------
+
+
+@long_only
+def test_every_3x3_move_is_explained_and_every_guarantee_holds() -> None:
+    assert LONG
+    for board in every_3x3_position():
+        check_why(board)
+        check_guarantee(board)
