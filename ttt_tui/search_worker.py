@@ -27,7 +27,6 @@ from typing import IO, Any
 from ttt_tui.engine import (
     Board,
     Difficulty,
-    Progress,
     SearchCancelled,
     analyze,
     choose_move,
@@ -40,6 +39,8 @@ MOVE = "move"
 """A job for the computer's move."""
 ANALYSIS = "analysis"
 """A job for every legal move's value."""
+COUNT = "count"
+"""A job for the explorer: count one search's work (`ttt_tui.engine.minimax.run_count`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +50,14 @@ class Job:
     rid: int
     """Names the job in the replies; never reused."""
     kind: str
-    """`MOVE` or `ANALYSIS`."""
+    """`MOVE`, `ANALYSIS` or `COUNT`."""
     board: Board
     difficulty: Difficulty | None = None
     """The level of a move; None for an analysis."""
     seed: int = 0
     """Seeds the move's random choices among equals."""
+    search: str = ""
+    """For a count, which search (a `ttt_tui.engine.minimax.Search` value)."""
 
 
 Reply = tuple[str, int, Any]
@@ -98,7 +101,7 @@ def run_job(job: Job, cancelled: Callable[[], bool], send: Callable[[Reply], Non
     """Run one job, reporting its progress now and then and its result at the end."""
     last = 0.0
 
-    def progress(report: Progress) -> None:
+    def progress(report: Any) -> None:
         nonlocal last
         moment = time.monotonic()
         if moment - last >= PROGRESS_SECONDS:
@@ -110,6 +113,11 @@ def run_job(job: Job, cancelled: Callable[[], bool], send: Callable[[Reply], Non
             assert job.difficulty is not None
             rng = random.Random(job.seed)
             result: Any = choose_move(job.board, job.difficulty, rng, cancelled, progress)
+        elif job.kind == COUNT:
+            # Loaded only once the explorer asks: the process starts with the engine alone.
+            from ttt_tui.engine.minimax import Search, run_count
+
+            result = run_count(job.board, Search(job.search), cancelled, progress)
         else:
             result = analyze(job.board, cancelled, progress)
     except SearchCancelled:

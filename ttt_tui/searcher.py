@@ -5,8 +5,9 @@ interface, and a long one (Hard on 5x5) made every key late. `SearchProcess`
 runs the searches in a separate process (`ttt_tui.search_worker`) that lives as
 long as the app and keeps the engine's tables warm from one move to the next.
 It takes one search at a time, the computer's move before the coach's analysis
-(a move asked for while an analysis runs interrupts it; the analysis starts
-again after, from the tables it filled), stops a search within a few
+and an analysis before the explorer's counts (a search asked for while a
+less urgent one runs interrupts it; that one starts again after, from the tables
+it filled), stops a search within a few
 milliseconds of its caller giving up on it, passes the search's progress on,
 and starts a new process if the old one dies, trying the search it was running
 once more.
@@ -14,7 +15,7 @@ once more.
 `ThreadSearcher` runs the same searches, or any other move chooser, in a
 thread: for tests that script the computer with objects no process could share.
 
-Both are used from the app's event loop: `choose_move` and `analyze` are
+Both are used from the app's event loop: `choose_move`, `analyze` and `count` are
 coroutines, and cancelling the task that awaits one stops its search (a
 search that was stopped raises `SearchCancelled` in the searcher, never out of
 it: the awaiting task was cancelled).
@@ -47,7 +48,8 @@ from ttt_tui.engine import (
     analyze,
     choose_move,
 )
-from ttt_tui.search_worker import ANALYSIS, MOVE, Job, Reply
+from ttt_tui.engine.minimax import Count, CountProgress, CountProgressCallback, Search, run_count
+from ttt_tui.search_worker import ANALYSIS, COUNT, MOVE, Job, Reply
 
 STOP_SECONDS = 1.0
 """How long `SearchProcess.close` waits for the process to end before it is killed."""
@@ -57,6 +59,13 @@ MoveChooser = Callable[[Board, Difficulty, random.Random, CancelCheck | None], C
 
 Analyzer = Callable[[Board, CancelCheck | None], Analysis]
 """Values every legal move: `analyze`, or a test's stand-in that holds it back."""
+
+Counter = Callable[[Board, Search, CancelCheck | None, CountProgressCallback | None], Count]
+"""Counts one search's work for the explorer: `run_count`, or a test's stand-in."""
+
+PRIORITY = {MOVE: 0, ANALYSIS: 1, COUNT: 2}
+"""Which job goes first, lowest first: the computer's move, then an analysis (the
+coach's, or the explorer's tree), then the explorer's counts."""
 
 
 _T = TypeVar("_T")
@@ -83,6 +92,12 @@ class Searcher(Protocol):
         """Every legal move's value."""
         ...
 
+    async def count(
+        self, board: Board, search: Search, progress: CountProgressCallback | None
+    ) -> Count:
+        """How much work one search does to value a position (the explorer's counts)."""
+        ...
+
     def start(self) -> None:
         """Get ready to search; call from the event loop."""
         ...
@@ -98,11 +113,18 @@ class Searcher(Protocol):
 class ThreadSearcher:
     """Runs searches in worker threads of the event loop's executor."""
 
-    def __init__(self, chooser: MoveChooser = choose_move, analyzer: Analyzer = analyze) -> None:
+    def __init__(
+        self,
+        chooser: MoveChooser = choose_move,
+        analyzer: Analyzer = analyze,
+        counter: Counter = run_count,
+    ) -> None:
         self.chooser = chooser
         """Picks the computer's moves (the engine's `choose_move` unless a test scripts it)."""
         self.analyzer = analyzer
         """Values the moves for the coach (the engine's `analyze` unless a test holds it)."""
+        self.counter = counter
+        """Counts a search's work for the explorer (`run_count` unless a test stands in)."""
 
     async def choose_move(
         self, board: Board, difficulty: Difficulty, seed: int, progress: ProgressCallback | None
@@ -122,6 +144,21 @@ class ThreadSearcher:
             return self.analyzer(board, stop)
 
         return await self._run(search)
+
+    async def count(
+        self, board: Board, search: Search, progress: CountProgressCallback | None
+    ) -> Count:
+        """One search's count, in a thread; its progress is passed on in the event loop."""
+        loop = asyncio.get_running_loop()
+
+        def report(found: CountProgress) -> None:
+            if progress is not None:
+                loop.call_soon_threadsafe(progress, found)
+
+        def work(stop: CancelCheck) -> Count:
+            return self.counter(board, search, stop, report)
+
+        return await self._run(work)
 
     async def _run(self, search: Callable[[CancelCheck], _T]) -> _T:
         stopped = threading.Event()
@@ -145,7 +182,7 @@ class ThreadSearcher:
 class _Pending:
     job: Job
     future: asyncio.Future[Any]
-    progress: ProgressCallback | None
+    progress: Callable[[Any], None] | None
     deaths: int = 0
     """How many processes died running this job."""
     preempted: bool = False
@@ -245,18 +282,27 @@ class SearchProcess:
         result: Analysis = await self._ask(ANALYSIS, board, None, 0, progress)
         return result
 
+    async def count(
+        self, board: Board, search: Search, progress: CountProgressCallback | None
+    ) -> Count:
+        """One search's count, worked out in the search process after any move or
+        analysis asked for."""
+        result: Count = await self._ask(COUNT, board, None, 0, progress, search.value)
+        return result
+
     async def _ask(
         self,
         kind: str,
         board: Board,
         difficulty: Difficulty | None,
         seed: int,
-        progress: ProgressCallback | None,
+        progress: Callable[[Any], None] | None,
+        search: str = "",
     ) -> Any:
         loop = asyncio.get_running_loop()
         if self._loop is None:
             self.start()
-        job = Job(0, kind, board, difficulty, seed)  # named when it starts
+        job = Job(0, kind, board, difficulty, seed, search)  # named when it starts
         pending = _Pending(job, loop.create_future(), progress)
         self._queue.append(pending)
         self._pump()
@@ -274,19 +320,21 @@ class SearchProcess:
             self._send(("cancel", pending.job.rid))
 
     def _pump(self) -> None:
-        """Start the next job if none runs; interrupt an analysis for a move."""
+        """Start the next job if none runs (the most urgent, `PRIORITY`, and the oldest
+        of those); interrupt a running job for a more urgent one."""
         if self._closed or self._process is None:
             return
         running = self._running
-        moves = [p for p in self._queue if p.job.kind == MOVE]
         if running is not None:
-            if running.job.kind == ANALYSIS and moves and not running.preempted:
+            rank = PRIORITY[running.job.kind]
+            urgent = any(PRIORITY[p.job.kind] < rank for p in self._queue)
+            if urgent and not running.preempted:
                 running.preempted = True
                 self._send(("cancel", running.job.rid))
             return
         if not self._queue:
             return
-        pending = moves[0] if moves else self._queue[0]
+        pending = min(self._queue, key=lambda p: PRIORITY[p.job.kind])
         self._queue.remove(pending)
         # Each start under a name of its own: the process may still hold a cancel for
         # an interrupted start of the same job.
