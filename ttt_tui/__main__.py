@@ -64,6 +64,16 @@ def _max_games(text: str) -> int:
     return value
 
 
+def _depth(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of plies, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
+
+
 def _difficulty(text: str) -> Difficulty:
     try:
         return Difficulty(text.lower())
@@ -167,6 +177,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="a position such as X...O.... ; '-' reads positions from stdin, one a line",
     )
     analyze.add_argument("--json", action="store_true", help="print one JSON object per position")
+    analyze.add_argument(
+        "--tree",
+        type=_depth,
+        metavar="DEPTH",
+        help=(
+            "also print the game tree to DEPTH plies, indented, best moves marked with *"
+            ' (with --json: "tree", nested objects with move, cell, player, value, plies,'
+            " best and children)"
+        ),
+    )
+    analyze.add_argument(
+        "--stats",
+        action="store_true",
+        help=(
+            "also count the positions plain minimax, alpha-beta and the engine visit to value"
+            " each position (plain minimax and alpha-beta stop after 1,000,000; an estimate"
+            " of the whole tree is given where plain minimax cannot finish)"
+        ),
+    )
     serve = commands.add_parser(
         "serve",
         help="serve the game to web browsers (needs the web extra)",
@@ -251,7 +280,12 @@ def analyze(args: argparse.Namespace) -> int:
         sys.stdin.reconfigure(errors="replace")
     try:
         return run_analyze(
-            read_positions(args.positions, sys.stdin), args.json, sys.stdout, sys.stderr
+            read_positions(args.positions, sys.stdin),
+            args.json,
+            sys.stdout,
+            sys.stderr,
+            tree=args.tree,
+            stats=args.stats,
         )
     except BrokenPipeError:
         # The reader (say `| head -1`) has what it wanted; stop quietly, and keep

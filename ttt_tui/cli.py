@@ -1,4 +1,9 @@
-"""`ttt-tui analyze`: proven values for positions on every board size, as text or JSON."""
+"""`ttt-tui analyze`: proven values for positions on every board size, as text or JSON.
+
+``--tree DEPTH`` adds the game tree to that depth (every level's values from
+`analyze`), ``--stats`` the positions plain minimax, alpha-beta and the engine
+visit to value the position (`ttt_tui.engine.minimax`).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,11 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from ttt_tui.engine import Board, InvalidPositionError, Status, analyze, coordinate
+from ttt_tui.engine.minimax import Count, Search, run_count
+from ttt_tui.explainer import count_words, tree_json, tree_lines
+
+STATS_ORDER = (Search.MINIMAX, Search.ALPHA_BETA, Search.ENGINE)
+"""The searches `--stats` counts, in the order it prints them."""
 
 
 def position_report(board: Board) -> dict[str, Any]:
@@ -29,6 +39,30 @@ def position_report(board: Board) -> dict[str, Any]:
         ]
         report["best"] = sorted(analysis.best)
     return report
+
+
+def count_report(count: Count) -> dict[str, Any]:
+    """The JSON object for one search's count."""
+    return {
+        "nodes": count.nodes,
+        "finished": count.finished,
+        "value": None if count.verdict is None else count.verdict.outcome.value,
+        "plies": None if count.verdict is None else count.verdict.plies,
+        "cuts": count.cuts if count.search is Search.ALPHA_BETA else None,
+        "moves": count.root_moves,
+        "moves_done": count.root_done,
+        "seconds": round(count.seconds, 3),
+        "estimate": None if count.estimate is None else round(count.estimate.nodes),
+    }
+
+
+def stats_text(board: Board) -> list[str]:
+    """The three searches' counts, a line each."""
+    lines = ["positions each search visits to value it:"]
+    width = max(len(search.label) for search in STATS_ORDER)
+    for search in STATS_ORDER:
+        lines.append(f"  {search.label:<{width}}  {count_words(run_count(board, search))}")
+    return lines
 
 
 def render_text(board: Board) -> str:
@@ -60,8 +94,30 @@ def render_text(board: Board) -> str:
     return "\n".join(lines)
 
 
-def run_analyze(positions: Iterable[str], as_json: bool, out: TextIO, err: TextIO) -> int:
-    """Analyse each position in order; 2 if any was bad, else 0."""
+def render_tree(board: Board, depth: int) -> str:
+    """The position's board and value, then its game tree to ``depth`` plies."""
+    text = render_text(board)
+    if board.status is not Status.IN_PROGRESS:
+        return text
+    head = text.split("\n  ", 1)[0]  # the board and the value, without the moves
+    plies = "ply" if depth == 1 else "plies"
+    lines = [head, f"game tree, {depth} {plies} deep (* marks the best moves):"]
+    lines += tree_lines(board, depth, analyze)
+    return "\n".join(lines)
+
+
+def run_analyze(
+    positions: Iterable[str],
+    as_json: bool,
+    out: TextIO,
+    err: TextIO,
+    tree: int | None = None,
+    stats: bool = False,
+) -> int:
+    """Analyse each position in order; 2 if any was bad, else 0.
+
+    ``tree`` adds the game tree to that depth; ``stats`` the three searches' counts.
+    """
     status = 0
     first = True
     for raw in positions:
@@ -74,10 +130,21 @@ def run_analyze(positions: Iterable[str], as_json: bool, out: TextIO, err: TextI
             else:
                 err.write(f"ttt-tui analyze: {raw!r}: {exc}\n")
             continue
+        playing = board.status is Status.IN_PROGRESS
         if as_json:
-            out.write(json.dumps(position_report(board)) + "\n")
+            report = position_report(board)
+            if tree is not None and playing:
+                report["tree"] = tree_json(board, tree, analyze)
+            if stats and playing:
+                report["stats"] = {
+                    search.value: count_report(run_count(board, search)) for search in STATS_ORDER
+                }
+            out.write(json.dumps(report) + "\n")
         else:
-            out.write(("" if first else "\n") + render_text(board) + "\n")
+            text = render_text(board) if tree is None else render_tree(board, tree)
+            if stats and playing:
+                text += "\n" + "\n".join(stats_text(board))
+            out.write(("" if first else "\n") + text + "\n")
             first = False
         out.flush()
     return status

@@ -305,7 +305,7 @@ def plain_minimax(
             root_moves=len(moves),
             root_done=meter.root_done,
             seconds=meter.seconds,
-            estimate=estimate_tree(board, cancelled=cancelled),
+            estimate=estimate_tree(board, SAMPLES, cancelled=cancelled),
         )
     x_score = best if board.to_move is Player.X else -best
     meter.report(nodes)
@@ -476,9 +476,9 @@ def run_count(
     """Count one search's work on ``board``: `plain_minimax`, `alpha_beta` or
     `engine_count`, with their default budgets."""
     if search is Search.MINIMAX:
-        return plain_minimax(board, cancelled, progress)
+        return plain_minimax(board, cancelled, progress, BUDGET)
     if search is Search.ALPHA_BETA:
-        return alpha_beta(board, cancelled, progress)
+        return alpha_beta(board, cancelled, progress, BUDGET)
     return engine_count(board, cancelled, progress)
 
 
