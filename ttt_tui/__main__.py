@@ -162,12 +162,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the minimax value of every move in positions",
         description=(
             "Print each position's board and the exact value of every empty cell"
-            " for the side to move. A position is 9 cells in reading order:"
-            " X, O, and '.', '-' or '_' for empty, with optional '/' between rows."
+            " for the side to move. A position is 9, 16 or 25 cells in reading order"
+            " (3x3 three in a row, 4x4 or 5x5 four in a row): X, O, and '.', '-' or"
+            " '_' for empty, with optional '/' between rows."
         ),
         epilog=(
-            "Cells are numbered 1-9 in text (as the game's keys are) and 0-8 in"
-            ' --json ("cell" and "best" are 0-based, in reading order).'
+            "Cells are numbered from 1 in text (as the game's keys are) and from 0"
+            ' in --json ("cell" and "best" are 0-based, in reading order).'
         ),
     )
     analyze.add_argument(
