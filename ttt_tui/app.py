@@ -21,6 +21,7 @@ from textual.screen import Screen
 from ttt_tui import crash
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.results import MODE_LABELS
+from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import GameScreen, is_too_small
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.screens.palette import GamePalette
@@ -200,6 +201,8 @@ class TicTacToeApp(App[None]):
 
     def _commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
+        if isinstance(screen, ExplorerScreen):
+            return  # the game waits under the explorer, as it was
         game, session = self._game_screen, self.session
         yield SystemCommand("New game", "Start a new game", game.action_new_game)
         mode = session.game.mode
@@ -249,4 +252,7 @@ class TicTacToeApp(App[None]):
                 )
         yield SystemCommand("Coach on/off", "Show minimax's verdicts (c)", game.action_toggle_coach)
         yield SystemCommand("Stats", "All-time results", game.action_stats)
+        yield SystemCommand(
+            "Explorer", "See minimax think about this position (e)", game.action_explore
+        )
         yield SystemCommand("Help", "The rules and every key", self.action_help)

@@ -94,6 +94,13 @@ class GameScreen(Unselectable[None]):
         Binding("u,r,i,p", "computer_plays_both", show=False),
         Binding("s", "stats", "Stats", tooltip="all-time stats"),
         Binding(
+            "e",
+            "explore",
+            "Explore",
+            show=False,
+            tooltip="explorer: the game tree, why each move is good or bad, minimax step by step",
+        ),
+        Binding(
             "m",
             "move_now",
             "Move now",
@@ -130,6 +137,10 @@ class GameScreen(Unselectable[None]):
         (at first, those of the new game the footer is first drawn for)."""
         self._last_warning = ""
         self._last_warning_until = 0.0
+        self._exploring = False
+        """Whether the explorer is open over the game, which then waits as it was."""
+        self._held: AIMoved | None = None
+        """The computer's move that came while the explorer was open, played when it closes."""
 
     def compose(self) -> ComposeResult:
         view = self.session.view()
@@ -198,6 +209,9 @@ class GameScreen(Unselectable[None]):
 
     @on(AIMoved)
     def _ai_moved(self, message: AIMoved) -> None:
+        if self._exploring:
+            self._held = message
+            return
         self.apply(self.session.apply_move(message.token, message.cell, message.level))
 
     @work(exclusive=True, group=Work.ANALYSIS.value, exit_on_error=False)
@@ -331,6 +345,22 @@ class GameScreen(Unselectable[None]):
     def action_move_now(self) -> None:
         """Have the computer play the best move its search has found so far."""
         self.apply(self.session.move_now())
+
+    def action_explore(self) -> None:
+        """Open the explorer on the position in play; the game waits until it closes."""
+        from ttt_tui.screens.explorer import ExplorerScreen
+
+        if self._exploring:
+            return
+        self._exploring = True
+        self.app.push_screen(ExplorerScreen(self.session.game.board, self.searcher), self._explored)
+
+    def _explored(self, _result: None = None) -> None:
+        """Back from the explorer: a move the computer found meanwhile is played now."""
+        self._exploring = False
+        held, self._held = self._held, None
+        if held is not None:
+            self._ai_moved(held)
 
     def action_stats(self) -> None:
         """Show all-time statistics."""

@@ -44,6 +44,11 @@ KEY_NAMES = {
     "enter": "Enter",
     "space": "Space",
     "question_mark": "?",
+    "escape": "Esc",
+    "comma": ",",
+    "full_stop": ".",
+    "left_square_bracket": "[",
+    "right_square_bracket": "]",
 }
 """How keys whose binding name is a word are written."""
 
@@ -107,11 +112,20 @@ class HelpScreen(Dialog[None]):
     }
     """
 
-    def __init__(self, *board: type[DOMNode], app: type[DOMNode]) -> None:
+    def __init__(
+        self,
+        *board: type[DOMNode],
+        app: type[DOMNode],
+        rules: str = RULES,
+        mouse: tuple[str, str] = MOUSE,
+    ) -> None:
         """``board`` are the classes whose keys play (the board, the game screen);
-        ``app`` is the app's class, whose keys come after Textual's."""
+        ``app`` is the app's class, whose keys come after Textual's. ``rules`` and
+        ``mouse`` are the game's unless another screen (the explorer) has its own."""
         super().__init__()
-        self.rows = [MOUSE, *key_rows(*board), *TEXTUAL_KEYS, *key_rows(app)]
+        self.rules = rules
+        """The paragraph above the keys."""
+        self.rows = [mouse, *key_rows(*board), *TEXTUAL_KEYS, *key_rows(app)]
         """Each key or group of keys and what it does, in the order a newcomer needs them."""
 
     def compose(self) -> ComposeResult:
@@ -123,7 +137,7 @@ class HelpScreen(Dialog[None]):
         with VerticalScroll() as scroll:
             scroll.border_title = "How to play"
             scroll.border_subtitle = "Esc to close"
-            yield Static(RULES)
+            yield Static(self.rules)
             yield Static(Text("Keys", style="bold"))
             yield Static(keys)
 

@@ -1,0 +1,319 @@
+"""The explorer in the app: opened from the game, the palette and the help; the tree loads
+lazily; the tabs follow the selection; counts run in the background and stop on request;
+and the game waits underneath, exactly as it was, until the explorer closes.
+
+Each test walks through several things in one app, to keep the suite quick;
+``TTT_EXPLORER_LONG=1`` adds one with the real search process counting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from textual.pilot import Pilot
+
+from tests.support import (
+    SIZE,
+    GatedAI,
+    ScriptedAI,
+    calls_begun,
+    make_app,
+    marks,
+    play,
+    settle,
+    start,
+)
+from tests.test_explain_minimax import long_only
+from ttt_tui.app import TicTacToeApp
+from ttt_tui.engine import (
+    Analysis,
+    Board,
+    CancelCheck,
+    Player,
+    SearchCancelled,
+    analyze,
+    coordinate,
+)
+from ttt_tui.engine.minimax import (
+    Count,
+    CountProgressCallback,
+    Search,
+    StepKind,
+    position_at,
+    run_count,
+)
+from ttt_tui.explorer import Tab
+from ttt_tui.screens.explorer import ExplorerScreen
+from ttt_tui.screens.game import GameScreen
+from ttt_tui.screens.help import HelpScreen
+from ttt_tui.searcher import SearchProcess, ThreadSearcher
+from ttt_tui.widgets.board import BoardView
+
+NEAR_END_5X5 = Board.parse("XOXXO/O.X../OOX../OX..X/.OOXX")
+"""A 5x5 position with eight squares left: cheap to analyse, still a real tree."""
+
+
+async def explore(pilot: Pilot[None]) -> ExplorerScreen:
+    """Press e, let the explorer's first analyses land, and return it."""
+    await pilot.press("e")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, ExplorerScreen)
+    return screen
+
+
+def labels(screen: ExplorerScreen, *path: int) -> list[str]:
+    """The tree's labels under a node, as text."""
+    node = screen.move_tree.root
+    for depth in range(len(path)):
+        node = next(child for child in node.children if child.data == path[: depth + 1])
+    return [str(child.label) for child in node.children]
+
+
+def recording() -> tuple[list[Board], object]:
+    """An analyzer that records every position it is asked about."""
+    analysed: list[Board] = []
+
+    def analyzer(board: Board, cancelled: CancelCheck | None = None) -> Analysis:
+        analysed.append(board)
+        return analyze(board, cancelled)
+
+    return analysed, analyzer
+
+
+async def test_a_walk_through_the_explorer_and_back_to_the_game_as_it_was() -> None:
+    """e on a 3x3 game: the tree with every move's value, a move selected and opened
+    (lazily), its reasons, its best line stepped on the board, the alpha-beta walk to
+    a cut, Hard's guarantee, the explorer's own help; Escape, and the game is as it was."""
+    analysed, analyzer = recording()
+    app = make_app(ScriptedAI(0), analyzer=analyzer)  # type: ignore[arg-type]
+    async with app.run_test(size=SIZE) as pilot:
+        game = await start(pilot)
+        await play(pilot, "5", "right")
+        board_view = game.query_one(BoardView)
+        before = (marks(game), game.session.token, board_view.cursor, app.focused)
+
+        explorer = await explore(pilot)
+        root = Board.parse("O...X....")
+        analysis = analyze(root)
+        assert explorer.model.root == root
+        assert labels(explorer) == [
+            f"X {coordinate(cell, 3)}: {verdict}" + (" ★" if cell in analysis.best else "")
+            for cell, verdict in sorted(analysis.moves.items())
+        ]
+        assert explorer.why_text.paragraphs[0].startswith("X to move: a draw with best play")
+        assert analysed == [root]  # the root's moves, and nothing else yet
+
+        await pilot.press("down")  # X b1
+        await settle(pilot)
+        assert explorer.model.path == (1,)
+        assert (explorer.board_view.state.board, explorer.board_view.state.last_move) == (
+            root.play(1),
+            1,
+        )
+        assert explorer.why_text.paragraphs[0].startswith("X b1 draws")
+        assert labels(explorer, 1) == []  # not opened: nothing built under it
+        await pilot.press("enter")
+        await settle(pilot)
+        assert len(labels(explorer, 1)) == 6
+        # Only X b1 and the best line after it were analysed: nothing elsewhere.
+        assert analysed[1] == root.play(1)
+        assert all(board[1] is Player.X for board in analysed[1:])
+
+        await pilot.press("b", "full_stop", "full_stop")
+        line = explorer.line_view.state
+        assert line.step == 2 and line.complete
+        shown = explorer.board_view.state
+        assert shown.last_move is not None and shown.board.move_count == root.move_count + 3
+
+        await pilot.press("a", "full_stop")
+        assert explorer.model.tab is Tab.WALK
+        assert explorer.walk_text.paragraphs[0].startswith("Step 1: position 1")
+        await pilot.press("right_square_bracket")
+        walker = explorer.model.walker
+        assert walker is not None and walker.current is not None
+        cut = walker.current
+        assert cut.kind is StepKind.CUT
+        assert explorer.walk_text.paragraphs[1].startswith("Cut at ")
+        assert explorer.board_view.state.board == position_at(root.play(1), cut.path)
+        await pilot.press("comma")
+        assert walker.current is not cut
+
+        await pilot.press("g")
+        await settle(pilot)
+        assert explorer.guarantee_text.paragraphs[-1].startswith("No reply is worse for O")
+
+        await pilot.press("question_mark")
+        await pilot.pause()
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        keys = dict(help_screen.rows)
+        assert keys[", / ."].startswith("step the best line")
+        assert keys["w"] == "the Why tab" and keys["Esc or e"] == "back to the game"
+        await pilot.press("escape")
+
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is game
+        assert (marks(game), game.session.token, board_view.cursor, app.focused) == before
+
+
+async def test_the_game_waits_under_the_explorer_which_closes_once() -> None:
+    """Opened from the palette while the computer thinks: its move waits until the
+    explorer closes; the help offers the explorer too; over the explorer the palette
+    has no game commands; two closing keys close it once."""
+    ai = GatedAI(0)
+    app = make_app(ai)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await start(pilot)
+        assert isinstance(game, GameScreen)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert any(key == "e" and "explorer" in action for key, action in app.screen.rows)
+        await pilot.press("escape")
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"explorer")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot)
+        explorer = pilot.app.screen  # not app.screen, which mypy holds to be the help
+        assert isinstance(explorer, ExplorerScreen)
+        commands = [command.title for command in app.get_system_commands(pilot.app.screen)]
+        assert explorer.model.root == Board.empty(3)
+        assert "New game" not in commands and "Explorer" not in commands
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game
+
+        await pilot.press("5")
+        await calls_begun(ai, 1)
+        await pilot.press("e")
+        await pilot.pause()
+        explorer = pilot.app.screen
+        assert isinstance(explorer, ExplorerScreen)
+        assert explorer.model.root == Board.parse("....X....")
+        ai.allow()
+        await settle(pilot)
+        assert marks(game) == "....X...."  # the move came, and waits
+        assert game.session.thinking
+        await pilot.press("escape", "escape")
+        await settle(pilot)
+        assert app.screen_stack == [game]
+        assert marks(game) == "O...X...."
+
+
+class GatedCounter:
+    """Counts only once the test lets it; gives up when cancelled. Records each count."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.started: list[Search] = []
+        self.cancelled: list[Search] = []
+
+    def __call__(
+        self,
+        board: Board,
+        search: Search,
+        cancelled: CancelCheck | None,
+        progress: CountProgressCallback | None,
+    ) -> Count:
+        self.started.append(search)
+        for _ in range(2000):
+            if self.gate.wait(0.005):
+                return run_count(board, search, cancelled, progress)
+            if cancelled is not None and cancelled():
+                self.cancelled.append(search)
+                raise SearchCancelled
+        raise AssertionError("the test never let the count run")
+
+
+async def test_the_search_tab_counts_in_the_background_and_x_stops_it() -> None:
+    counter = GatedCounter()
+    searcher = ThreadSearcher(ScriptedAI(0), analyze, counter)
+    app = TicTacToeApp(ai_delay=0, seed=7, searcher=searcher)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play(pilot, "5", "3")
+        await pilot.press("e")
+        await pilot.pause()
+        explorer = app.screen
+        assert isinstance(explorer, ExplorerScreen)
+        assert counter.started == []  # nothing is counted until the Search tab is shown
+        await pilot.press("s")
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if counter.started:
+                break
+        assert counter.started == [Search.ENGINE]
+        assert explorer.count_view.rows[2].state == "counting…"
+        await pilot.press("x")
+        await settle(pilot)
+        assert counter.cancelled == [Search.ENGINE]
+        assert [row.state for row in explorer.count_view.rows] == ["stopped"] * 3
+        counter.gate.set()
+        await pilot.press("x")
+        await settle(pilot)
+        board = explorer.model.root
+        assert [row.state for row in explorer.count_view.rows] == ["done"] * 3
+        nodes = run_count(board, Search.ALPHA_BETA).nodes
+        assert explorer.count_view.rows[1].nodes == f"{nodes:,}"
+        assert explorer.count_view.note.startswith("Alpha-beta visits ")
+
+
+async def test_a_5x5_tree_builds_only_what_is_opened_and_the_size_is_checked() -> None:
+    analysed, analyzer = recording()
+    app = make_app(ScriptedAI(0), analyzer=analyzer)  # type: ignore[arg-type]
+    async with app.run_test(size=SIZE) as pilot:
+        game = await start(pilot)
+        await pilot.app.push_screen(ExplorerScreen(NEAR_END_5X5, game.searcher))
+        await settle(pilot)
+        explorer = pilot.app.screen
+        assert isinstance(explorer, ExplorerScreen)
+        assert analysed == [NEAR_END_5X5]
+        assert len(labels(explorer)) == 8
+        assert all(not child.children for child in explorer.move_tree.root.children)
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        first = NEAR_END_5X5.legal_moves()[0]
+        assert analysed[1] == NEAR_END_5X5.play(first)
+        built = [child.data for child in explorer.move_tree.root.children if child.children]
+        assert built == [(first,)]
+
+        await pilot.resize_terminal(64, 20)
+        await pilot.pause()
+        assert explorer.has_class("-too-small")
+        message = str(explorer.query_one("#explorer-too-small").render())
+        assert "Terminal too small: 64x20." in message
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert not explorer.has_class("-too-small")
+
+
+@long_only
+async def test_the_interface_answers_keys_while_the_search_process_counts() -> None:
+    """With the real search process counting plain minimax on a 4x4 position (seconds of
+    work), the tree's cursor still moves and the board follows at once: the count is in
+    another process."""
+    app = TicTacToeApp(ai_delay=0, seed=7, searcher=SearchProcess())
+    async with app.run_test(size=SIZE) as pilot:
+        game = await start(pilot)
+        await pilot.app.push_screen(ExplorerScreen(Board.parse("X...O......X...."), game.searcher))
+        explorer = pilot.app.screen
+        assert isinstance(explorer, ExplorerScreen)
+        await pilot.press("s")
+        for _ in range(1000):
+            await asyncio.sleep(0.01)
+            row = explorer.count_view.rows[0]
+            if row.state == "counting…" and row.nodes:
+                break
+        assert explorer.count_view.rows[0].state == "counting…"
+        await pilot.press("down")
+        await pilot.pause()
+        assert explorer.model.path == (1,)
+        assert explorer.board_view.state.board == explorer.model.root.play(1)
+        await pilot.press("escape")
+        await pilot.pause()

@@ -1,0 +1,467 @@
+"""The explorer: see minimax think about a position, over the game, which waits for it.
+
+The screen turns keys, clicks and the tree's messages into `Explorer` calls,
+has the searches the model wants run in the app's searcher (a process of its
+own, so the interface never waits), and pushes the model's view down to the
+tree, the board and the tabs. Its workers only await the searcher and post
+what it found; they never touch a widget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.events import Resize
+from textual.message import Message
+from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.worker import Worker, WorkerState
+
+from ttt_tui.engine import Analysis, Board, Progress, SearchCancelled
+from ttt_tui.engine.minimax import Count, CountProgress, Search
+from ttt_tui.explorer import Explorer, Tab
+from ttt_tui.screens.unselectable import Unselectable
+from ttt_tui.searcher import Searcher
+from ttt_tui.widgets.best_line import BestLine
+from ttt_tui.widgets.board import BoardView
+from ttt_tui.widgets.explain_text import ExplainText
+from ttt_tui.widgets.explorer_board import ExplorerBoard
+from ttt_tui.widgets.move_tree import MoveTree, Path
+from ttt_tui.widgets.search_counts import SearchCounts
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+"""The smallest terminal the explorer lays out in."""
+
+FETCH, COUNTS = "explorer-fetch", "explorer-counts"
+"""Worker groups: analyses (for the tree and the tabs), and the Search tab's counts."""
+
+RULES = (
+    "The explorer shows the game tree of the position you opened it on: each move with"
+    " its exact value under perfect play, the best ones starred. Open a move (Enter) to"
+    " see the replies; selecting one shows its position on the board.\n\n"
+    "Why: the reason for the selected move's value, in words (forks, blocks, forced moves)."
+    " Best line: perfect play from both sides, a move at a time. Search: how many positions"
+    " plain minimax, alpha-beta and the engine visit to find the value. Alpha-beta: the"
+    " search itself, step by step, with alpha, beta and every cut explained. Guarantee:"
+    " every reply to Hard's move, none of them worse for Hard than promised.\n\n"
+    "The game waits, exactly as it was, until you go back to it."
+)
+"""The explorer's help, above its keys."""
+
+STEP_TIP = "step the best line or the alpha-beta walk back / forward"
+CUT_TIP = "alpha-beta walk: back to the previous cut / on to the next"
+
+
+class ExplorerScreen(Unselectable[None]):
+    """The game tree of a position, a small board, and five tabs that explain it.
+
+    Opened from the game (``e``, the palette, the help) on the position in play;
+    Escape (or ``e``) goes back to the game, which has waited as it was.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,e", "close", "Game", key_display="esc", tooltip="back to the game"),
+        *(
+            Binding(key, f"tab('{tab.value}')", tab.label, show=False, tooltip=f"{tip} tab")
+            for key, tab, tip in (
+                ("w", Tab.WHY, "the Why"),
+                ("b", Tab.LINE, "the Best line"),
+                ("s", Tab.SEARCH, "the Search"),
+                ("a", Tab.WALK, "the Alpha-beta"),
+                ("g", Tab.GUARANTEE, "the Guarantee"),
+            )
+        ),
+        Binding("comma", "step(False)", "Back", key_display=",", tooltip=STEP_TIP),
+        Binding("full_stop", "step(True)", "Step", key_display=".", tooltip=STEP_TIP),
+        Binding(
+            "left_square_bracket",
+            "jump(False)",
+            "Cut",
+            key_display="[",
+            show=False,
+            tooltip=CUT_TIP,
+        ),
+        Binding("right_square_bracket", "jump(True)", "Cut", key_display="]", tooltip=CUT_TIP),
+        Binding("x", "toggle_counting", "Stop count", tooltip="stop counting, or count again"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
+    ]
+    AUTO_FOCUS = "MoveTree"
+
+    DEFAULT_CSS = """
+    ExplorerScreen #explorer-top {
+        height: 1fr;
+    }
+    ExplorerScreen MoveTree {
+        width: 1fr;
+    }
+    ExplorerScreen #explorer-side {
+        width: 40%;
+        max-width: 44;
+    }
+    ExplorerScreen #explorer-heading {
+        height: auto;
+        padding: 0 1;
+        text-style: bold;
+    }
+    ExplorerScreen ExplorerBoard {
+        height: 1fr;
+        margin: 0 1;
+    }
+    ExplorerScreen TabbedContent {
+        height: 1fr;
+    }
+    ExplorerScreen TabPane {
+        padding: 0;
+        overflow-y: auto;
+        scrollbar-size-vertical: 1;
+        scrollbar-gutter: stable;
+    }
+    ExplorerScreen TabPane > * {
+        width: 1fr;
+    }
+    ExplorerScreen #explorer-too-small {
+        display: none;
+        height: 1fr;
+        content-align: center middle;
+        text-align: center;
+        color: $text-warning;
+    }
+    ExplorerScreen.-too-small #explorer-top,
+    ExplorerScreen.-too-small TabbedContent {
+        display: none;
+    }
+    ExplorerScreen.-too-small #explorer-too-small {
+        display: block;
+    }
+    """
+
+    class Analysed(Message):
+        """An analysis the explorer asked for has come."""
+
+        def __init__(self, analysis: Analysis) -> None:
+            self.analysis = analysis
+            super().__init__()
+
+    class Proving(Message):
+        """An analysis the explorer asked for is under way."""
+
+        def __init__(self, board: Board, progress: Progress | None) -> None:
+            self.board = board
+            self.progress = progress
+            super().__init__()
+
+    class Counted(Message):
+        """A count has finished (``count`` None: it was given up)."""
+
+        def __init__(self, board: Board, count: Count | None, search: Search) -> None:
+            self.board = board
+            self.count = count
+            self.search = search
+            super().__init__()
+
+    class Counting(Message):
+        """A count is under way (``progress`` None as it begins)."""
+
+        def __init__(self, board: Board, search: Search, progress: CountProgress | None) -> None:
+            self.board = board
+            self.search = search
+            self.progress = progress
+            super().__init__()
+
+    def __init__(self, board: Board, searcher: Searcher) -> None:
+        super().__init__()
+        self.model = Explorer(board)
+        """What is known and selected, and what the tabs show."""
+        self.searcher = searcher
+        """Where the analyses and counts are worked out (the app's)."""
+        self.move_tree = MoveTree(board)
+        # Built at the explored board's size: its cursor then stays off the board.
+        self.board_view = ExplorerBoard(self.model.view().board)
+        self.heading = Static(id="explorer-heading")
+        self.why_text = ExplainText()
+        self.line_view = BestLine()
+        self.count_view = SearchCounts()
+        self.walk_text = ExplainText()
+        self.guarantee_text = ExplainText()
+        self._fetches: dict[Board, Worker[None]] = {}
+        """Analyses under way, by position."""
+        self._tree_wants: dict[Board, list[Path]] = {}
+        """Tree nodes opened whose moves are on their way, by position."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="explorer-top"):
+            yield self.move_tree
+            with Vertical(id="explorer-side"):
+                yield self.board_view
+                yield self.heading
+        with TabbedContent(initial=Tab.WHY.value):
+            for tab, panel, key in (
+                (Tab.WHY, self.why_text, "w"),
+                (Tab.LINE, self.line_view, "b"),
+                (Tab.SEARCH, self.count_view, "s"),
+                (Tab.WALK, self.walk_text, "a"),
+                (Tab.GUARANTEE, self.guarantee_text, "g"),
+            ):
+                with TabPane(f"{tab.label} ({key})", id=tab.value):
+                    yield panel
+        yield Static(id="explorer-too-small")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._check_size(self.app.size.width, self.app.size.height)
+        self.move_tree.root.expand()
+        self.move_tree.move_cursor(self.move_tree.root)
+        self._want()
+        self._show()
+
+    def action_help(self) -> None:
+        """The explorer's keys, and what it shows."""
+        from ttt_tui.screens.help import HelpScreen
+
+        if not isinstance(self.app.screen, HelpScreen):
+            self.app.push_screen(
+                HelpScreen(
+                    MoveTree,
+                    ExplorerScreen,
+                    app=type(self.app),
+                    rules=RULES,
+                    mouse=("left click", "open a move in the tree, or play it on the board"),
+                )
+            )
+
+    # Closing.
+
+    def action_close(self) -> None:
+        """Back to the game; searches still running for the explorer are given up."""
+        self.dismiss()
+
+    def dismiss(self, result: None = None) -> AwaitComplete:
+        """Close, unless this screen has already closed (two closing keys in one read)."""
+        if self.app.screen is not self:
+            return AwaitComplete()
+        self.workers.cancel_all()
+        return super().dismiss(result)
+
+    # The view.
+
+    def _show(self) -> None:
+        """Push the model's view down to every part."""
+        view = self.model.view()
+        self.heading.update(view.heading)
+        self.board_view.state = view.board
+        self.why_text.paragraphs = view.why
+        self.line_view.state = view.line
+        self.count_view.rows = view.counts
+        self.count_view.note = view.counts_note
+        self.walk_text.paragraphs = view.walk
+        self.guarantee_text.paragraphs = view.guarantee
+
+    # Input.
+
+    @on(MoveTree.Chosen)
+    def _chosen(self, message: MoveTree.Chosen) -> None:
+        if self.model.select(message.path):
+            self.workers.cancel_group(self, COUNTS)
+            self._want()
+            self._count()
+            self._show()
+
+    @on(MoveTree.Opened)
+    def _opened(self, message: MoveTree.Opened) -> None:
+        path = message.path
+        board = self.move_tree.position(path)
+        if board.is_game_over():
+            return
+        known = self.model.analyses.get(board)
+        if known is not None:
+            self.move_tree.fill(path, known)
+        else:
+            self._tree_wants.setdefault(board, []).append(path)
+            self._want()
+
+    @on(BoardView.CellChosen)
+    def _cell_chosen(self, message: BoardView.CellChosen) -> None:
+        """A click on the small board: the move there, from the selected position."""
+        path = self.model.path
+        board = self.model.position
+        analysis = self.model.analyses.get(board)
+        if analysis is None or message.cell not in analysis.moves:
+            return
+        self.move_tree.fill(path, analysis)
+        self.move_tree.show((*path, message.cell))
+
+    @on(TabbedContent.TabActivated)
+    def _tab_activated(self, message: TabbedContent.TabActivated) -> None:
+        tab = Tab(message.pane.id)
+        if tab is not self.model.tab:
+            self.model.set_tab(tab)
+            self._want()
+            self._count()
+            self._show()
+
+    def action_tab(self, name: str) -> None:
+        """Show a tab."""
+        self.query_one(TabbedContent).active = name
+
+    def action_step(self, forward: bool) -> None:
+        """Step the best line or the alpha-beta walk."""
+        self._say(self.model.step(forward))
+
+    def action_jump(self, forward: bool) -> None:
+        """Go to the walk's next or previous cut."""
+        self._say(self.model.jump(forward))
+
+    def action_toggle_counting(self) -> None:
+        """Stop counting the selected position, or count it again."""
+        if self.model.tab is not Tab.SEARCH:
+            self.action_tab(Tab.SEARCH.value)
+            return
+        stopped = self.model.toggle_counting()
+        if stopped:
+            self.workers.cancel_group(self, COUNTS)
+        else:
+            self._count()
+        self._show()
+
+    def _say(self, refusal: str | None) -> None:
+        if refusal is not None:
+            self.notify(refusal, severity="warning", timeout=2)
+        self._show()
+
+    # Searches, in the app's searcher; the workers post what they found.
+
+    def _want(self) -> None:
+        """Start the analyses wanted now and give up those no longer wanted.
+
+        The tab's positions one at a time, in the order it needs them (each next
+        one is known only once the one before it is analysed), and every tree node
+        opened; an analysis the selection or the tab has left behind is given up,
+        so the search process is free for what is looked at now.
+        """
+        missing = [b for b in self.model.study_order() if b not in self.model.analyses]
+        needed = set(missing[:1]) | set(self._tree_wants)
+        for board, worker in list(self._fetches.items()):
+            if board not in needed and board not in missing:
+                worker.cancel()
+                del self._fetches[board]
+                self.model.proving.pop(board, None)
+        for board in needed:
+            if board not in self._fetches:
+                self.model.analysis_progress(board, None)
+                self._fetches[board] = self._fetch(board)
+
+    @work(group=FETCH, exit_on_error=False)
+    async def _fetch(self, board: Board) -> None:
+        """Have a position analysed."""
+        try:
+            analysis = await self.searcher.analyze(board, self._prover(board))
+        except SearchCancelled:
+            return
+        self.post_message(self.Analysed(analysis))
+
+    def _prover(self, board: Board) -> _ProgressPoster:
+        return _ProgressPoster(self, board)
+
+    @work(exclusive=True, group=COUNTS, exit_on_error=False)
+    async def _count(self) -> None:
+        """Count each search's work on the selected position, quickest first."""
+        model = self.model
+        while (search := model.next_count()) is not None:
+            board = model.position
+            self.post_message(self.Counting(board, search, None))
+            try:
+                count = await self.searcher.count(board, search, _CountPoster(self, board))
+            except (SearchCancelled, asyncio.CancelledError):
+                # Given up (stopped, or another position selected): no longer counting.
+                self.post_message(self.Counted(board, None, search))
+                raise
+            model.add_count(board, count)
+            self.post_message(self.Counted(board, count, search))
+
+    @on(Analysed)
+    def _analysed(self, message: Analysed) -> None:
+        analysis = message.analysis
+        self.model.add_analysis(analysis)
+        self._fetches.pop(analysis.board, None)
+        for path in self._tree_wants.pop(analysis.board, []):
+            self.move_tree.fill(path, analysis)
+        self._want()
+        self._show()
+
+    @on(Proving)
+    def _proving(self, message: Proving) -> None:
+        if message.board in self.model.analyses:
+            return  # a report that was on its way as the analysis came
+        self.model.analysis_progress(message.board, message.progress)
+        progress = message.progress
+        if progress is not None:
+            for path in self._tree_wants.get(message.board, []):
+                self.move_tree.waiting(path, f"proving… {progress.nodes:,} positions")
+        self._show()
+
+    @on(Counted)
+    def _counted(self, message: Counted) -> None:
+        if message.count is None:
+            self.model.count_ended(message.board, message.search)
+        else:
+            self.model.add_count(message.board, message.count)
+        self._show()
+
+    @on(Counting)
+    def _counting(self, message: Counting) -> None:
+        if (message.board, message.search) in self.model.counts:
+            return
+        if message.progress is None:
+            self.model.count_began(message.board, message.search)
+        else:
+            self.model.count_progress(message.board, message.progress)
+        self._show()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A worker that failed is a bug: raise it so the app's crash handling reports it."""
+        error = event.worker.error
+        if event.state is WorkerState.ERROR and error is not None:
+            raise error
+
+    # Size.
+
+    def on_resize(self, event: Resize) -> None:
+        self._check_size(event.size.width, event.size.height)
+
+    def _check_size(self, width: int, height: int) -> None:
+        too_small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.set_class(too_small, "-too-small")
+        if too_small:
+            self.query_one("#explorer-too-small", Static).update(
+                f"Terminal too small: {width}x{height}.\n"
+                f"The explorer needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n\n"
+                "Enlarge the window, or press Escape to go back to the game."
+            )
+
+
+class _CountPoster:
+    """Posts a count's progress to the explorer as a `ExplorerScreen.Counting`."""
+
+    def __init__(self, screen: ExplorerScreen, board: Board) -> None:
+        self.screen = screen
+        self.board = board
+
+    def __call__(self, progress: CountProgress) -> None:
+        self.screen.post_message(ExplorerScreen.Counting(self.board, progress.search, progress))
+
+
+class _ProgressPoster:
+    """Posts an analysis's progress to the explorer as a `ExplorerScreen.Proving`."""
+
+    def __init__(self, screen: ExplorerScreen, board: Board) -> None:
+        self.screen = screen
+        self.board = board
+
+    def __call__(self, progress: Progress) -> None:
+        self.screen.post_message(ExplorerScreen.Proving(self.board, progress))
