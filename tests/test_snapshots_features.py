@@ -20,7 +20,7 @@ from ttt_tui.engine import Difficulty
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.stats import StatsScreen
 from ttt_tui.searcher import ThreadSearcher
-from ttt_tui.settings import Mode, Settings
+from ttt_tui.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import Store
 
 SnapCompare = Callable[..., bool]
@@ -86,3 +86,26 @@ def test_ai_vs_ai_paused_mid_game(snap_compare: SnapCompare) -> None:
         await pilot.pause()
 
     assert snap_compare(make_app(ai, settings), terminal_size=SIZE, run_before=run_before)
+
+
+def test_explorer_on_3x3(snap_compare: SnapCompare) -> None:
+    """X b2 against O a1, then the explorer: X b1 opened, O c1 selected and explained,
+    its position on the board with X's replies valued."""
+    app = make_app(ScriptedAI(0))
+    keys = ("5", "e", "down", "enter", "down")
+    assert snap_compare(app, terminal_size=SIZE, run_before=playing_quietly(*keys))
+
+
+def test_explorer_alpha_beta_walk(snap_compare: SnapCompare) -> None:
+    """The same position on the Alpha-beta tab, at its first cut: the reason in words,
+    alpha and beta, and the cut position on the board."""
+    app = make_app(ScriptedAI(0))
+    keys = ("5", "e", "a", "right_square_bracket")
+    assert snap_compare(app, terminal_size=SIZE, run_before=playing_quietly(*keys))
+
+
+def test_explorer_on_5x5(snap_compare: SnapCompare) -> None:
+    """Six marks on 5x5: every move of X valued in the tree and on the board, the best starred."""
+    app = make_app(ScriptedAI(0, 24, 4), board=BoardSize.FIVE)
+    keys = ("1", "3", "7", "1", "9", "e")
+    assert snap_compare(app, terminal_size=SIZE, run_before=playing_quietly(*keys))
