@@ -86,6 +86,12 @@ SHOTS = [
         difficulty=Difficulty.HARD,
     ),
     Shot("minimum-5x5", keys=["1", "3", "7"], script=[0, 24], size=(72, 24), board=BoardSize.FIVE),
+    Shot("explorer", keys=["5", "e", "down", "enter", "down"], script=[0]),
+    Shot("explorer-line", keys=["5", "e", "b", "full_stop", "full_stop"], script=[0]),
+    Shot("explorer-search", keys=["5", "e", "s"], script=[0]),
+    Shot("explorer-walk", keys=["5", "e", "a", "right_square_bracket"], script=[0]),
+    Shot("explorer-guarantee", keys=["5", "e", "g"], script=[0]),
+    Shot("explorer-5x5", keys=["1", "3", "7", "e"], script=[0, 24], board=BoardSize.FIVE),
 ]
 
 
