@@ -65,8 +65,26 @@ class Variant:
     name: str
     launcher: list[str]
     env: dict[str, str] = field(default_factory=dict)
-    coach_off: bool = False
+    idle: bool = False
+    """The baseline: nothing searches (the coach switched off)."""
     keys: list[Seconds] = field(default_factory=list)
+
+    @property
+    def threaded(self) -> bool:
+        """Whether the game searches in a thread of its own (`THREAD_SEARCH_ENV`)."""
+        return THREAD_SEARCH_ENV in self.env
+
+
+def three_variants(idle: str, doing: str) -> list[Variant]:
+    """The baseline named ``idle``; then the game ``doing`` its work in the search
+    process, as it does; then in a thread of the app, as it did before the process."""
+    game = ["-m", "ttt_tui"]
+    threaded = ["-m", "ttt_tui.devtools.launch", "ttt-tui"]
+    return [
+        Variant(idle, game, idle=True),
+        Variant(f"{doing} in the search process", game),
+        Variant(f"{doing} in a thread of the app", threaded, {THREAD_SEARCH_ENV: "1"}),
+    ]
 
 
 def cursor_at(square: int) -> Callable[[Sequence[str]], bool]:
@@ -80,20 +98,26 @@ def searching(lines: Sequence[str]) -> bool:
     return any("…" in line for line in lines[1:-1])
 
 
-def start(variant: Variant, directory: Path) -> Terminal:
-    """Start the game on 5x5, two players, coach on; bring it to `LONG`."""
+def launch(variant: Variant, directory: Path, coach: bool) -> Terminal:
+    """Start the game on an empty 5x5 board, two players, the coach on or off."""
     data = directory / "data"
     data.mkdir()
-    settings = {"version": 2, "mode": "two_players", "board": 5, "coach": True}
+    settings = {"version": 2, "mode": "two_players", "board": 5, "coach": coach}
     (data / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
     env = {**child_env(data), **variant.env}
     command = [sys.executable, *variant.launcher, "--ai-delay", "0"]
     terminal = Terminal(variant.name, command, env, cwd=directory)
     terminal.wait_for(cursor_at(13), "the empty 5x5 board", START_TIMEOUT)
+    return terminal
+
+
+def start(variant: Variant, directory: Path) -> Terminal:
+    """Start the game on 5x5, two players, coach on; bring it to `LONG`."""
+    terminal = launch(variant, directory, coach=True)
     for key in SETUP:
         terminal.press(key)
     terminal.wait_for(lambda lines: any("O to move" in line for line in lines), "O to move", 10)
-    if variant.coach_off:
+    if variant.idle:
         terminal.press(b"c")
     terminal.press(b"\x1b[A")
     terminal.wait_for(cursor_at(18), "the cursor on 18", KEY_TIMEOUT)
@@ -118,7 +142,7 @@ def measure_keys(variants: Sequence[Variant], keys: int) -> None:
                 variant.keys.append(seen - pressed)
                 terminal.settle()
         for variant, terminal in zip(variants, terminals, strict=True):
-            if not variant.coach_off and not searching(terminal.lines()):
+            if not variant.idle and not searching(terminal.lines()):
                 raise BenchError(f"{variant.name}: the search ended before the last key")
 
 
@@ -158,6 +182,24 @@ def p95(values: Sequence[Seconds]) -> Seconds:
     return statistics.quantiles(values, n=20, method="inclusive")[18]
 
 
+def key_table(variants: Sequence[Variant]) -> tuple[str, float]:
+    """The variants' key to screen, median and p95, each p95 against the idle one's; and
+    the search process's p95 as a multiple of idle, for the goal."""
+    base = p95(next(v for v in variants if v.idle).keys)
+    body = [
+        [
+            v.name,
+            format_time(statistics.median(v.keys)),
+            format_time(p95(v.keys)),
+            f"{p95(v.keys) / base:.2f}x",
+        ]
+        for v in variants
+    ]
+    table = markdown_table(["variant", "median", "p95", "p95 vs idle"], body, right={1, 2, 3})
+    process = next(v for v in variants if not v.idle and not v.threaded)
+    return table, p95(process.keys) / base
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser for ``python -m ttt_tui.devtools.bench --search``."""
     parser = argparse.ArgumentParser(
@@ -175,12 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     keys = args.keys or (QUICK_KEYS if args.quick else DEFAULT_KEYS)
     cancels = args.cancels or (QUICK_CANCELS if args.quick else DEFAULT_CANCELS)
-    game = ["-m", "ttt_tui"]
-    threaded = ["-m", "ttt_tui.devtools.launch", "ttt-tui"]
-    idle = Variant("idle (coach off, no search)", game, coach_off=True)
-    process = Variant("searching in the search process", game)
-    thread = Variant("searching in a thread of the app", threaded, {THREAD_SEARCH_ENV: "1"})
-    variants = [idle, process, thread]
+    variants = three_variants("idle (coach off, no search)", "searching")
     try:
         measure_keys(variants, keys)
     except BenchError as error:
@@ -197,18 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         " with the coach valuing every move:"
     )
     print()
-    base = p95(idle.keys)
-    body = [
-        [
-            v.name,
-            format_time(statistics.median(v.keys)),
-            format_time(p95(v.keys)),
-            f"{p95(v.keys) / base:.2f}x",
-        ]
-        for v in variants
-    ]
-    print(markdown_table(["variant", "median", "p95", "p95 vs idle"], body, right={1, 2, 3}))
-    ratio = p95(process.keys) / base
+    table, ratio = key_table(variants)
+    print(table)
     verdict = "met" if ratio <= GOAL else "not met"
     print(f"\nGoal (issue 10): p95 while searching within {GOAL}x idle: {ratio:.2f}x, {verdict}")
     print()
