@@ -291,9 +291,10 @@ class Terminal:
             if seen is not None and test(self.screen.display):
                 return seen
 
-    def settle(self, quiet: Seconds = QUIET) -> None:
-        """Read until the app has written nothing for ``quiet`` seconds (or a limit)."""
-        deadline = time.perf_counter() + SETTLE_LIMIT
+    def settle(self, quiet: Seconds = QUIET, limit: Seconds = SETTLE_LIMIT) -> None:
+        """Read until the app has written nothing for ``quiet`` seconds, or for ``limit``
+        seconds in all."""
+        deadline = time.perf_counter() + limit
         while time.perf_counter() < deadline and self.read(quiet) is not None:
             pass
 
