@@ -3,6 +3,8 @@ it steps, and what each tab shows."""
 
 from __future__ import annotations
 
+import pytest
+
 from ttt_tui.engine import Board, analyze
 from ttt_tui.engine.minimax import Search, StepKind, alpha_beta, run_count
 from ttt_tui.explorer import WALK_TOO_BIG, Explorer, Tab
@@ -162,3 +164,21 @@ def test_a_finished_game_has_nothing_to_explore() -> None:
     assert view.why == ("The game is over here: X has won. There are no moves to explore.",)
     explorer.set_tab(Tab.SEARCH)
     assert explorer.next_count() is None
+
+
+def test_a_view_works_out_only_the_parts_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screen reads the heading, the board and the shown tab: a tree move on the Why
+    tab must not cost the best line, the counts, the walk or the guarantee."""
+    explorer = Explorer(Board.parse("XO......."))
+    studied(explorer)
+
+    def unwanted(self: Explorer) -> object:
+        raise AssertionError("worked out, though not read")
+
+    for name in ("_line_state", "_count_rows", "_counts_note", "_walk_lines", "_guarantee"):
+        monkeypatch.setattr(Explorer, name, unwanted)
+    assert explorer.select((3,))
+    view = explorer.view()
+    assert view.heading.startswith("X a2: O to move")
+    assert view.board.last_move == 3
+    assert view.why[0].startswith("X a2 wins in 5")

@@ -14,6 +14,7 @@ from `ttt_tui.explainer`; the alpha-beta walk from
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -117,21 +118,59 @@ class CountRow:
     """The result in words, or how far it has got."""
 
 
-@dataclass(frozen=True, slots=True)
 class ExplorerView:
-    """Everything the explorer shows, pushed down to its widgets in one go."""
+    """Everything the explorer shows now, each part worked out only when first read.
 
-    heading: str
-    """The selected position in a line: how it was reached, who is to move, its value."""
-    board: BoardState
-    """The small board: the selected position, or the line's or the walk's position."""
-    tab: Tab
-    why: tuple[str, ...]
-    line: LineState
-    counts: tuple[CountRow, ...]
-    counts_note: str
-    walk: tuple[str, ...]
-    guarantee: tuple[str, ...]
+    The screen reads the heading, the board and the shown tab's part, so a tree
+    move or a count's progress costs only what is on screen; the hidden tabs'
+    explanations are worked out when they are shown. Read it before the model
+    changes again: a part read later describes the model as it is then.
+    """
+
+    def __init__(self, model: Explorer) -> None:
+        self._model = model
+        self.tab = model.tab
+        """The tab shown."""
+
+    @functools.cached_property
+    def heading(self) -> str:
+        """What the small board shows: how it was reached, who is to move, its value."""
+        return self._model._heading()
+
+    @functools.cached_property
+    def board(self) -> BoardState:
+        """The small board: the selected position, or the line's or the walk's position."""
+        return self._model._board()
+
+    @functools.cached_property
+    def why(self) -> tuple[str, ...]:
+        """The Why tab: the selected move's value, and the reason for it."""
+        return self._model._why()
+
+    @functools.cached_property
+    def line(self) -> LineState:
+        """The Best line tab."""
+        return self._model._line_state()
+
+    @functools.cached_property
+    def counts(self) -> tuple[CountRow, ...]:
+        """The Search tab's rows: plain minimax, alpha-beta, the engine."""
+        return self._model._count_rows()
+
+    @functools.cached_property
+    def counts_note(self) -> str:
+        """The Search tab's note under the rows."""
+        return self._model._counts_note()
+
+    @functools.cached_property
+    def walk(self) -> tuple[str, ...]:
+        """The Alpha-beta tab: the walk's current step in words."""
+        return self._model._walk_lines()
+
+    @functools.cached_property
+    def guarantee(self) -> tuple[str, ...]:
+        """The Guarantee tab: every reply to Hard's move, and what Hard then gets."""
+        return self._model._guarantee()
 
 
 class Walker:
@@ -389,18 +428,8 @@ class Explorer:
     # What is shown.
 
     def view(self) -> ExplorerView:
-        """Everything on screen now."""
-        return ExplorerView(
-            heading=self._heading(),
-            board=self._board(),
-            tab=self.tab,
-            why=self._why(),
-            line=self._line_state(),
-            counts=self._count_rows(),
-            counts_note=self._counts_note(),
-            walk=self._walk_lines(),
-            guarantee=self._guarantee(),
-        )
+        """What is on screen now (each part worked out when read)."""
+        return ExplorerView(self)
 
     def _heading(self) -> str:
         """What the board shows: the selected position, or a step of the line or walk."""

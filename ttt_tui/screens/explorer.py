@@ -251,16 +251,22 @@ class ExplorerScreen(Unselectable[None]):
     # The view.
 
     def _show(self) -> None:
-        """Push the model's view down to every part."""
+        """Push the model's view down: the heading, the board and the tab shown."""
         view = self.model.view()
         self.heading.update(view.heading)
         self.board_view.state = view.board
-        self.why_text.paragraphs = view.why
-        self.line_view.state = view.line
-        self.count_view.rows = view.counts
-        self.count_view.note = view.counts_note
-        self.walk_text.paragraphs = view.walk
-        self.guarantee_text.paragraphs = view.guarantee
+        match view.tab:
+            case Tab.WHY:
+                self.why_text.paragraphs = view.why
+            case Tab.LINE:
+                self.line_view.state = view.line
+            case Tab.SEARCH:
+                self.count_view.rows = view.counts
+                self.count_view.note = view.counts_note
+            case Tab.WALK:
+                self.walk_text.paragraphs = view.walk
+            case Tab.GUARANTEE:
+                self.guarantee_text.paragraphs = view.guarantee
 
     # Input.
 
