@@ -21,6 +21,7 @@ from tests.support import (
     make_app,
     marks,
     play,
+    resize_pending,
     settle,
     start,
 )
@@ -282,6 +283,18 @@ async def test_a_5x5_tree_builds_only_what_is_opened_and_the_size_is_checked() -
         assert analysed[1] == NEAR_END_5X5.play(first)
         built = [child.data for child in explorer.move_tree.root.children if child.children]
         assert built == [(first,)]
+
+        await pilot.resize_terminal(80, 24)  # the explorer's smallest: every square shows
+        for _ in range(100):  # the resize reaches the screen after a debounce
+            if not resize_pending(app) and explorer.size == (80, 24):
+                break
+            await pilot.pause()
+        await pilot.pause()
+        assert not explorer.has_class("-too-small")
+        board = explorer.board_view
+        assert all(board.square_region(cell).height >= 1 for cell in range(25))
+        assert board.square_region(24).bottom <= board.content_size.height
+        assert explorer.heading.region.bottom <= explorer.query_one("#explorer-top").region.bottom
 
         await pilot.resize_terminal(64, 20)
         await pilot.pause()

@@ -28,7 +28,7 @@ from ttt_tui.explorer import Explorer, Tab
 from ttt_tui.screens.unselectable import Unselectable
 from ttt_tui.searcher import Searcher
 from ttt_tui.widgets.best_line import BestLine
-from ttt_tui.widgets.board import BoardView
+from ttt_tui.widgets.board import GUTTER, BoardView
 from ttt_tui.widgets.explain_text import ExplainText
 from ttt_tui.widgets.explorer_board import ExplorerBoard
 from ttt_tui.widgets.move_tree import MoveTree, Path
@@ -195,7 +195,13 @@ class ExplorerScreen(Unselectable[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(id="explorer-top"):
+        # Room for every row of squares (one line each at least, a line between them),
+        # the board's border and a heading of two lines, however short the terminal.
+        n = self.model.root.n
+        board_height = n + (n - 1) * GUTTER.height + 2
+        self.board_view.styles.min_height = board_height
+        with Horizontal(id="explorer-top") as top:
+            top.styles.min_height = board_height + 2
             yield self.move_tree
             with Vertical(id="explorer-side"):
                 yield self.board_view
