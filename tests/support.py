@@ -10,12 +10,14 @@ import asyncio
 import contextlib
 import random
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 import textual._wait
+from textual.app import App
 from textual.pilot import Pilot
 from textual.worker import WorkerCancelled, WorkerState
 
@@ -198,6 +200,37 @@ async def settle(pilot: Pilot[None]) -> None:
     raise AssertionError("workers kept starting")
 
 
+async def until(
+    pilot: Pilot[None], condition: Callable[[], bool], what: str, seconds: float = 10
+) -> None:
+    """Pause until ``condition`` holds, or fail naming ``what`` after ``seconds``.
+
+    For what Textual does in several hops, each a message or a timer: a resize
+    (debounced, then passed to the screens), a footer rebuilt after its bindings
+    changed, a toast mounted and laid out. One `pilot.pause` waits for the messages
+    queued when it began, so how many pauses the hops take depends on the machine's
+    load, not on the app: counting pauses fails on a busy machine, waiting for the
+    condition does not, and a condition that never holds still fails.
+    """
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not so after {seconds} s")
+        await pilot.pause()
+
+
+async def resize(pilot: Pilot[None], width: int, height: int) -> None:
+    """Resize the terminal and wait until every screen has handled it and been laid out.
+
+    `Pilot.resize_terminal` returns after one pause, but the app passes a resize on
+    to its screens from a timer (`resize_pending`); on a loaded machine the pause
+    can end first, and the screen still shows the old size.
+    """
+    await pilot.resize_terminal(width, height)
+    await until(pilot, lambda: not resize_pending(pilot.app), "the resize reached the screens")
+    await pilot.pause()
+
+
 async def start(pilot: Pilot[None]) -> GameScreen:
     """First layout (before it every region is 0x0), then the game screen."""
     await pilot.pause()
@@ -343,11 +376,11 @@ def look_for_idle_every(seconds: float, monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(textual._wait, "SLEEP_IDLE", seconds / 4)
 
 
-def resize_pending(app: TicTacToeApp) -> bool:
+def resize_pending(app: App[Any]) -> bool:
     """Whether a resize has reached the app but not yet its screens.
 
     Textual passes a resize on after a short debounce (``App._resize_timer``,
-    ``App._resize_event``, both private); the fuzz test checks the "too small"
-    message only once the resize has landed.
+    ``App._resize_event``, both private); `resize` waits for it, and the fuzz test
+    checks the "too small" message only once the resize has landed.
     """
     return app._resize_timer is not None or app._resize_event is not None

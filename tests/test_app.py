@@ -30,6 +30,7 @@ from tests.support import (
     make_app,
     marks,
     play,
+    resize,
     selected,
     settle,
     shown_marks,
@@ -417,19 +418,17 @@ async def test_a_tiny_terminal_shows_a_message_and_the_game_survives_it() -> Non
         assert not screen.has_class("-too-small")
 
         for width, height in [(20, 8), (1, 1), (0, 0), (MIN_WIDTH - 1, MIN_HEIGHT)]:
-            await pilot.resize_terminal(width, height)
-            await pilot.pause()
+            await resize(pilot, width, height)
             assert screen.has_class("-too-small"), (width, height)
             message = str(screen.query_one("#too-small", Static).render())
             assert f"{width}x{height}" in message
             assert f"{MIN_WIDTH}x{MIN_HEIGHT}" in message
             assert not screen.query_one("#main").display
 
-        await pilot.resize_terminal(MIN_WIDTH, MIN_HEIGHT)
+        await resize(pilot, MIN_WIDTH, MIN_HEIGHT)
         assert not screen.has_class("-too-small")
 
-        await pilot.resize_terminal(*SIZE)
-        await pilot.pause()
+        await resize(pilot, *SIZE)
         assert not screen.has_class("-too-small")
         assert screen.query_one("#main").display
         assert not screen.query_one("#too-small").display
@@ -451,14 +450,12 @@ async def test_the_palette_stays_shut_below_the_minimum_size(width: int) -> None
         await pilot.press("ctrl+p")
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette)
-        await pilot.resize_terminal(width, 24)
-        await pilot.pause()
+        await resize(pilot, width, 24)
         assert not isinstance(app.screen, CommandPalette)
         await pilot.press("ctrl+p")
         await pilot.pause()
         assert not isinstance(app.screen, CommandPalette)
-        await pilot.resize_terminal(*SIZE)
-        await pilot.pause()
+        await resize(pilot, *SIZE)
         await pilot.press("ctrl+p")
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette)
@@ -469,7 +466,7 @@ async def test_q_quits_even_when_the_terminal_is_too_small() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
-        await pilot.resize_terminal(20, 8)
+        await resize(pilot, 20, 8)
         await pilot.press("q")
         await pilot.pause()
         assert app.return_code == 0
@@ -601,8 +598,7 @@ async def test_game_keys_do_nothing_while_the_terminal_is_too_small() -> None:
         settings, moves = screen.session.settings, list(screen.session.game.moves)
         cursor = board_view.cursor
 
-        await pilot.resize_terminal(MIN_WIDTH - 16, MIN_HEIGHT - 6)
-        await pilot.pause()
+        await resize(pilot, MIN_WIDTH - 16, MIN_HEIGHT - 6)
         assert screen.has_class("-too-small")
         game_keys = [
             *"123456789",
@@ -618,8 +614,7 @@ async def test_game_keys_do_nothing_while_the_terminal_is_too_small() -> None:
             assert not screen.session.hint_requested, key
         assert screen.session.game.redo_stack == []
 
-        await pilot.resize_terminal(*SIZE)
-        await pilot.pause()
+        await resize(pilot, *SIZE)
         assert not screen.has_class("-too-small")
         assert shown_marks(pilot) == "X...O...."
         await play(pilot, "3")

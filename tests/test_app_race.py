@@ -10,6 +10,7 @@ Events so each interleaving is set up on purpose, not left to timing.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import threading
 from collections.abc import Callable
@@ -28,8 +29,10 @@ from ttt_tui.searcher import ThreadSearcher
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.status import StatusLine
 
-ROUNDS = 3
-"""Times the stress test runs each (change, way) pair."""
+ROUNDS = int(os.environ.get("TTT_RACE_ROUNDS") or 1)
+"""Times the stress test runs each (change, way) pair: once in the normal suite, so
+every pair is raced; ``TTT_RACE_ROUNDS`` for more (`.ci/run` runs 5: each round plays
+from the position the last one left, so later rounds race on other boards)."""
 CHANGES = ("new game", "difficulty", "mark")
 WAYS = ("forced", "held", "loose")
 PREFERENCE = (4, 0, 2, 6, 8, 1, 3, 5, 7)

@@ -32,9 +32,11 @@ from tests.support import (
     click_square,
     make_app,
     play,
+    resize,
     settle,
     start,
     start_blocked,
+    until,
 )
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Difficulty, Player
@@ -53,21 +55,27 @@ from ttt_tui.widgets.sidebar import MODE_OPTIONS
 
 async def footer_keys(pilot: Pilot[None]) -> list[str]:
     """The footer's keys as shown, e.g. ``n New``, less the command palette's, once
-    the footer has caught up with the screen's bindings (it rebuilds after a refresh)."""
+    the footer has caught up with the screen's bindings (it rebuilds after a refresh,
+    a few hops later: however many pauses that takes on a loaded machine)."""
     screen = pilot.app.screen
-    by_action: dict[str, tuple[str, bool]] = {}
-    for key, active in screen.active_bindings.items():
-        if active.binding.show and key != pilot.app.COMMAND_PALETTE_BINDING:
-            by_action.setdefault(
-                active.binding.action, (active.binding.description, active.enabled)
-            )
-    wanted = list(by_action.values())
-    for _ in range(50):
-        keys = [key for key in screen.query(FooterKey) if not key.has_class("-command-palette")]
-        if [(key.description, not key.has_class("-disabled")) for key in keys] == wanted:
-            return [f"{key.key_display} {key.description}" for key in keys]
-        await pilot.pause()
-    raise AssertionError(f"the footer never showed {wanted}")
+
+    def wanted() -> list[tuple[str, bool]]:
+        by_action: dict[str, tuple[str, bool]] = {}
+        for key, active in screen.active_bindings.items():
+            if active.binding.show and key != pilot.app.COMMAND_PALETTE_BINDING:
+                by_action.setdefault(
+                    active.binding.action, (active.binding.description, active.enabled)
+                )
+        return list(by_action.values())
+
+    def shown() -> list[FooterKey]:
+        return [key for key in screen.query(FooterKey) if not key.has_class("-command-palette")]
+
+    def caught_up() -> bool:
+        return [(key.description, not key.has_class("-disabled")) for key in shown()] == wanted()
+
+    await until(pilot, caught_up, f"the footer shows {wanted()}")
+    return [f"{key.key_display} {key.description}" for key in shown()]
 
 
 # Crashes ---------------------------------------------------------------------
@@ -505,9 +513,7 @@ async def test_the_keys_panel_closes_when_the_terminal_becomes_too_small() -> No
         app.action_show_help_panel()
         await pilot.pause()
         assert screen.query("HelpPanel")
-        await pilot.resize_terminal(MIN_WIDTH - 1, MIN_HEIGHT)
-        await pilot.pause()
-        await pilot.pause()
+        await resize(pilot, MIN_WIDTH - 1, MIN_HEIGHT)
         assert not screen.query("HelpPanel")
         message = str(screen.query_one("#too-small", Static).render())
         assert message.startswith(f"Terminal too small: {MIN_WIDTH - 1}x{MIN_HEIGHT}.")
@@ -527,9 +533,9 @@ async def test_the_palette_closing_while_it_waits_to_say_no_matches(
         screen = await start(pilot)
         await open_palette(pilot)
         await race(pilot, key("z"), key("z"))
-        await pilot.resize_terminal(MIN_WIDTH - 1, MIN_HEIGHT)
-        await pilot.pause(0.2)
-        assert app.screen is screen
+        await resize(pilot, MIN_WIDTH - 1, MIN_HEIGHT)
+        await pilot.pause(0.2)  # the countdown (at most 10 ms) fires as the palette closes
+        await until(pilot, lambda: app.screen is screen, "the palette closed")
         assert app.is_running
     assert app.return_code in (None, 0)
 
@@ -540,16 +546,24 @@ async def test_notices_do_not_cover_the_too_small_message() -> None:
     app = make_app()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
-        await pilot.resize_terminal(MIN_WIDTH - 1, MIN_HEIGHT)
-        app.notify("Paused: the computer waits for you.")
+        await resize(pilot, MIN_WIDTH - 1, MIN_HEIGHT)
+        # Up for longer than a loaded machine takes to get to the end (the default is 5 s).
+        app.notify("Paused: the computer waits for you.", timeout=60)
+        # A toast has no region before its first layout either: wait until it is
+        # mounted, and let the pause after that lay it out.
+
+        def mounted() -> bool:
+            toasts = list(screen.query(Toast))
+            return bool(toasts) and all(toast.is_mounted for toast in toasts)
+
+        await until(pilot, mounted, "the notice was mounted")
         await pilot.pause()
-        await pilot.pause()
-        toasts = screen.query(Toast)
+        toasts = list(screen.query(Toast))
         assert toasts
         assert all(not toast.region for toast in toasts)
-        await pilot.resize_terminal(*SIZE)
-        await pilot.pause()
-        assert all(toast.region for toast in toasts)
+        await resize(pilot, *SIZE)
+        await until(pilot, lambda: all(toast.region for toast in toasts), "the notice shows")
+        assert all(toast.is_attached for toast in toasts)
 
 
 class ChoiceHost(App[None]):

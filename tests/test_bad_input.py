@@ -26,7 +26,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from tests.support import SIZE, Notes, Notice, settle, shown_marks, start
+from tests.support import SIZE, Notes, Notice, resize, settle, shown_marks, start
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.results import Result
@@ -798,8 +798,7 @@ async def test_terminal_too_small(tmp_path: Path) -> None:
         assert isinstance(app.screen, GameScreen)
         assert screen.session.game.moves == []  # the game keys did nothing
 
-        await pilot.resize_terminal(*SIZE)
-        await pilot.pause()
+        await resize(pilot, *SIZE)
         assert not screen.has_class("-too-small")
         assert screen.query_one("#main").display
         # What is drawn is what is played.
