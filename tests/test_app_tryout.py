@@ -356,13 +356,21 @@ async def open_palette(pilot: Pilot[None]) -> None:
     assert isinstance(pilot.app.screen, CommandPalette)
 
 
+def outside_the_palette(app: TicTacToeApp) -> tuple[int, int]:
+    """A cell under every part of the open palette (its list grows with its commands)."""
+    bottom = max(widget.region.bottom for widget in app.screen.query("*") if widget.display)
+    assert bottom < app.size.height, "the palette leaves no row below it"
+    return app.size.width // 2, bottom
+
+
 async def test_a_double_click_outside_the_palette_closes_it_once() -> None:
     """The second click closed it again, popping the game screen: ScreenStackError."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await open_palette(pilot)
-        await race(pilot, *press_and_release(50, 25), *press_and_release(50, 25))
+        x, y = outside_the_palette(app)
+        await race(pilot, *press_and_release(x, y), *press_and_release(x, y))
         assert app.screen is screen
     assert app.return_code in (None, 0)
 
