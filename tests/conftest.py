@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from ttt_tui.widgets import board as board_widget
+
 CLEARED = (
     "NO_COLOR",
     "FORCE_COLOR",
@@ -55,6 +57,15 @@ def pytest_configure(config: pytest.Config) -> None:
 def _isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Point ttt-tui's storage at a fresh directory, so settings and stats never leak."""
     monkeypatch.setenv("TTT_TUI_DATA_DIR", str(tmp_path / "ttt-tui-data"))
+
+
+@pytest.fixture(autouse=True)
+def _patient_typing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Typed two-digit squares whatever the machine's load: the board waits a second
+    for a second digit, and on a busy machine the pause between `pilot.press`'s
+    two keys can outlast it, the first digit alone then playing nothing. No test is
+    about the wait running out; the terminal fuzz runs the app as it is."""
+    monkeypatch.setattr(board_widget, "TYPING_SECONDS", 60.0)
 
 
 @pytest.fixture(autouse=True)
