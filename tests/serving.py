@@ -58,16 +58,30 @@ class Server:
     """Its standard output and error."""
 
     def game_pids(self) -> set[int]:
-        """The game processes it has running now: its children (Linux's /proc)."""
-        pids = set()
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                fields = stat.read_text().rpartition(")")[2].split()
-            except OSError:
-                continue  # gone meanwhile
-            if fields[0] != "Z" and int(fields[1]) == self.process.pid:
-                pids.add(int(stat.parent.name))
-        return pids
+        """The game processes it has running now: its children."""
+        return child_pids(self.process.pid)
+
+
+def child_pids(pid: int) -> set[int]:
+    """The running processes whose parent is ``pid`` (Linux's /proc)."""
+    pids = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # gone meanwhile
+        if fields[0] != "Z" and int(fields[1]) == pid:
+            pids.add(int(stat.parent.name))
+    return pids
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` is running (a zombie, ended but not yet reaped, is not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
 
 
 def wait_for(condition: Callable[[], bool], what: str, deadline: float = DEADLINE) -> None:

@@ -7,12 +7,14 @@ markup) and behaviour that was wrong (modes, buttons, endings, labels).
 
 from __future__ import annotations
 
+import asyncio
+import tempfile
 import traceback
 from pathlib import Path
 
 import pytest
 from rich.style import Style
-from textual import events
+from textual import events, messages
 from textual.app import App, ComposeResult
 from textual.command import CommandList, CommandPalette
 from textual.dom import NoScreen
@@ -44,7 +46,7 @@ from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.screens.palette import GamePalette, SafeCommandList
 from ttt_tui.screens.stats import COLUMNS, SHORT_COLUMNS, StatsScreen
-from ttt_tui.settings import Mode, Settings
+from ttt_tui.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
@@ -113,6 +115,23 @@ async def test_keys_right_after_quit_open_nothing() -> None:
             app.post_message(events.Key(key, None))
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_a_quit_before_the_first_frame_is_clean(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app told to quit before anything is drawn, as Textual's web driver tells it
+    when a browser tab closes straight after opening: Textual's header updated its
+    title from a coroutine that the app ran while shutting down, after the title had
+    gone (``NoMatches`` for ``HeaderTitle``, exit status 1 and a crash report)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where a crash report would go
+    for board in (None, BoardSize.FIVE):  # 5x5's screen has a subtitle of its own
+        app = make_app(board=board)
+        run = asyncio.create_task(app.run_async(headless=True, size=SIZE))
+        app.post_message(messages.ExitApp())  # the first message it reads
+        await run
+        assert app.crash_report is None
+        assert app.return_code in (None, 0)  # an exit nobody asked for a code for
 
 
 @pytest.mark.parametrize("name", ["data-[/x]", "data-[old]", "data-[bold]x[/bold]"])

@@ -15,6 +15,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -24,6 +25,11 @@ from ttt_tui.__main__ import WEB_DRIVER, build_parser, game_argv, main
 from ttt_tui.serve import full_text, is_loopback, tab_command
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads processes from /proc")
+
+
+def game_records(data: Path) -> list[dict[str, Any]]:
+    """The game records the tabs' games wrote to the data directory."""
+    return [json.loads(line) for line in (data / "games.jsonl").read_text().splitlines()]
 
 
 def test_a_tab_plays_and_its_game_ends_when_it_closes_and_the_limit_holds(
@@ -62,6 +68,9 @@ def test_a_tab_plays_and_its_game_ends_when_it_closes_and_the_limit_holds(
         asyncio.run(scenario(server.url, server.game_pids))
         log = server.log.read_text()
     assert "Traceback" not in log, log
+    # The game left unfinished when its tab closed is recorded, as q would record it.
+    [record] = game_records(tmp_path / "data")
+    assert (record["moves"][0], len(record["moves"]), record["result"]) == (4, 2, "abandoned")
 
 
 # The terminal check --------------------------------------------------------------------------

@@ -260,7 +260,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status.
 
     0 success; 1 an unexpected error (with a crash report); 2 bad arguments,
-    bad positions or no terminal to play in; 130 interrupted.
+    bad positions or no terminal to play in; 130 interrupted; 143 and 129 when
+    SIGTERM or SIGHUP (a terminal closing) ended the game.
     """
     args = build_parser().parse_args(argv)
     try:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import inspect
 import random
+import signal
 import sys
 from collections.abc import Iterable
 from dataclasses import replace
@@ -42,6 +45,9 @@ class TicTacToeApp(App[None]):
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
         Binding("q", "quit", "Quit", tooltip="quit (an unfinished game is recorded as abandoned)"),
     ]
+    EXIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+    """Signals that end the app the way q does (a terminal closing sends SIGHUP); it then
+    exits with status 128 plus the signal's number."""
     ALLOW_SELECT = False
     """No text selection: a game has nothing to copy, and Textual 8.2's selection
     start crashes on a mouse-down over a widget being removed (a toast leaving)."""
@@ -101,9 +107,27 @@ class TicTacToeApp(App[None]):
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.searcher.start()
+        loop = asyncio.get_running_loop()
+        for signum in self.EXIT_SIGNALS:
+            # Not where signals cannot be handled (Windows; a loop outside the main thread).
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signum, self._exit_on_signal, signum)
 
     def on_unmount(self) -> None:
+        """Every way out ends here, once: q, the palette's Quit, a browser tab closing or
+        its server going, a signal. An unfinished game is recorded as abandoned, unless
+        the app is ending on an unexpected error (the game may be in any state then)."""
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop = asyncio.get_running_loop()
+            for signum in self.EXIT_SIGNALS:
+                loop.remove_signal_handler(signum)
+        if not self.crashed:
+            self.session.close_game()
         self.searcher.close()
+
+    def _exit_on_signal(self, signum: int) -> None:
+        self.quitting = True
+        self.exit(return_code=128 + signum)
 
     def _search_restarted(self) -> None:
         self.notify(
@@ -141,16 +165,20 @@ class TicTacToeApp(App[None]):
     ) -> None:
         """Leave the app. After an unexpected error the exit status stays 1, even when a
         quit that was already queued (a key typed with the crashing one) asks for 0."""
-        if self.crash_message or self.crash_report is not None:
+        if self.crashed:
             return_code = max(return_code, 1)
         super().exit(result, return_code, message)
 
+    @property
+    def crashed(self) -> bool:
+        """Whether an unexpected error is ending the app."""
+        return bool(self.crash_message) or self.crash_report is not None
+
     async def action_quit(self) -> None:
-        """Record an unfinished game as abandoned, then leave."""
+        """Leave; an unfinished game is recorded as abandoned on the way out (`on_unmount`)."""
         if self.quitting:
             return
         self.quitting = True
-        self.session.close_game()
         self.exit()
 
     async def on_event(self, event: events.Event) -> None:

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.events import Resize
-from textual.widgets import Header, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ttt_tui.engine import Progress, SearchCancelled
@@ -26,6 +26,7 @@ from ttt_tui.settings import BoardSize, Mode
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.footer import GameFooter
+from ttt_tui.widgets.header import GameHeader
 from ttt_tui.widgets.sidebar import Sidebar
 
 MIN_SIZES: dict[BoardSize, tuple[int, int]] = {
@@ -144,7 +145,7 @@ class GameScreen(Unselectable[None]):
 
     def compose(self) -> ComposeResult:
         view = self.session.view()
-        yield Header()
+        yield GameHeader()
         with Horizontal(id="main"):
             yield BoardView(view.board, id="board")
             yield Sidebar(view)

@@ -1,0 +1,121 @@
+"""Every way out of the game records an unfinished game once, as abandoned, and ends promptly.
+
+The ways: ``q``, ctrl+q, the palette's Quit, the web driver's quit (a browser tab
+closing under `ttt-tui serve`), and SIGTERM or SIGHUP (a terminal closing) to the
+real program in a pseudo-terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual import messages
+
+from tests.serving import child_pids, running
+from tests.support import SIZE, ScriptedAI, settle, start
+from tests.support import play as play_keys
+from tests.test_terminal_fuzz import Terminal
+from ttt_tui.app import TicTacToeApp
+from ttt_tui.searcher import ThreadSearcher
+from ttt_tui.storage import GAMES_FILE, Store
+
+ROOT = Path(__file__).resolve().parents[1]
+DEADLINE = 20.0
+"""Seconds the real program may take to start, or to end once told, before the test fails."""
+
+
+def records(directory: Path) -> list[dict[str, Any]]:
+    """The game records on disk."""
+    path = directory / GAMES_FILE
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+WAYS = ("q", "ctrl+q", "palette", "tab closed", "q, then the tab closed")
+
+
+@pytest.mark.parametrize("way", WAYS)
+async def test_every_way_out_records_the_unfinished_game_once(tmp_path: Path, way: str) -> None:
+    app = TicTacToeApp(
+        store=Store(tmp_path), ai_delay=0, seed=7, searcher=ThreadSearcher(ScriptedAI(4))
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play_keys(pilot, "1")  # X in a1, the computer's O in b2
+        if way == "palette":
+            await pilot.press("ctrl+p")
+            await settle(pilot)
+            await pilot.press(*"quit", "enter")
+        elif way in ("tab closed", "q, then the tab closed"):
+            if way.startswith("q"):
+                await pilot.press("q")
+            # What Textual's web driver does when `ttt-tui serve` stops the tab's game.
+            app.post_message(messages.ExitApp())
+        else:
+            await pilot.press(way)
+        await pilot.pause()
+    assert not app.is_running
+    assert app.return_code in (0, None)  # None: the web driver's quit names no status
+    assert [(r["moves"], r["result"]) for r in records(tmp_path)] == [([0, 4], "abandoned")]
+
+
+async def test_a_finished_game_is_not_recorded_again_on_the_way_out(tmp_path: Path) -> None:
+    app = TicTacToeApp(
+        store=Store(tmp_path), ai_delay=0, seed=7, searcher=ThreadSearcher(ScriptedAI(8, 7))
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play_keys(pilot, "1", "2", "3")  # X wins along the top row
+        app.post_message(messages.ExitApp())
+        await pilot.pause()
+    assert [r["result"] for r in records(tmp_path)] == ["x_won"]
+
+
+# Signals, to the real program in a pseudo-terminal -------------------------------------------
+
+
+def game_in_a_terminal(data: Path, *args: str) -> Terminal:
+    """`python -m ttt_tui` from this tree, in a pseudo-terminal, once its game is drawn."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
+    env.update(TERM="xterm-256color", TTT_TUI_DATA_DIR=str(data), PYTHONPATH=str(ROOT))
+    command = [sys.executable, "-m", "ttt_tui", "--ai-delay", "0", "--seed", "7", *args]
+    terminal = Terminal(command, env, SIZE, cwd=ROOT)
+    assert terminal.wait_for_view(DEADLINE) is not None, "\n".join(terminal.lines())
+    return terminal
+
+
+def wait_until(condition: Any, what: str) -> None:
+    deadline = time.monotonic() + DEADLINE
+    while not condition():
+        assert time.monotonic() < deadline, f"gave up waiting for {what}"
+        time.sleep(0.05)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads processes from /proc")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_signal_ends_the_game_as_q_does(tmp_path: Path, signum: signal.Signals) -> None:
+    """SIGTERM, or SIGHUP from a terminal closing: the unfinished game is recorded as
+    abandoned (the signal used to kill the app before it could), the search process
+    ends with the app, and the exit status names the signal, as a shell's would."""
+    terminal = game_in_a_terminal(tmp_path)
+    search: set[int] = set()
+    try:
+        terminal.write(b"5")
+        wait_until(lambda: "1. X b2" in "\n".join(terminal.lines()), "the move to show")
+        search = child_pids(terminal.proc.pid)
+        assert len(search) == 1, search
+        os.kill(terminal.proc.pid, signum)
+        assert terminal.wait_exit(DEADLINE) == 128 + signum
+        wait_until(lambda: not any(map(running, search)), "the search process to end")
+    finally:
+        terminal.close()
+        for pid in filter(running, search):  # in a session of its own: close() misses it
+            os.kill(pid, signal.SIGKILL)
+    [record] = records(tmp_path)
+    assert (record["moves"][0], record["result"]) == (4, "abandoned")
