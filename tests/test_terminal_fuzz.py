@@ -62,6 +62,9 @@ from pathlib import Path
 import pyte
 import pytest
 
+from ttt_tui.screens.game import MIN_SIZES
+from ttt_tui.settings import BoardSize
+
 DEFAULT_SEEDS = (1, 2)
 """Seeds of the short run in the normal suite."""
 DEFAULT_EVENTS = 100
@@ -84,8 +87,11 @@ EVENTS_PER_LIFE = 250
 """About how many events one run of the app gets before it is quit; at least two lives."""
 AI_DELAY = "0.05"
 """The computer's least thinking time: short, so that its moves land between events."""
-MIN_WIDTH, MIN_HEIGHT = 56, 16
-"""The game's minimum size (`ttt_tui.screens.game`), below which it says so."""
+MIN_WIDTH, MIN_HEIGHT = MIN_SIZES[BoardSize.THREE]
+"""The smallest board's minimum size, below which every board says it is too small."""
+ROOMY_WIDTH = max(width for width, _ in MIN_SIZES.values())
+ROOMY_HEIGHT = max(height for _, height in MIN_SIZES.values())
+"""The biggest board's minimum size: at least this, every board's game fits."""
 
 START_TIMEOUT = 30.0
 """Seconds the app may take to draw its first screen on a busy machine."""
@@ -517,10 +523,14 @@ def visible(output: bytes) -> str:
 
 
 def too_small_lines(size: tuple[int, int]) -> tuple[str, ...]:
-    """The game's message below its minimum size, line by line."""
+    """The game's message below a board's minimum size, line by line: the second
+    line names the board, so each board's is given."""
     return (
         f"Terminal too small: {size[0]}x{size[1]}.",
-        f"ttt-tui needs at least {MIN_WIDTH}x{MIN_HEIGHT}.",
+        *(
+            f"The {board.label} board needs at least {width}x{height}."
+            for board, (width, height) in MIN_SIZES.items()
+        ),
         "Enlarge the window to play; q quits.",
     )
 
@@ -539,12 +549,13 @@ def recognise(lines: Sequence[str], size: tuple[int, int]) -> str | None:
         return "tiny window"
     text = "\n".join(lines)
     if width >= MIN_WIDTH and height >= MIN_HEIGHT:
-        if not lines[-1].strip():
+        if lines[-1].strip():
+            for landmark in LANDMARKS:
+                if landmark in text:
+                    return landmark
+        if width >= ROOMY_WIDTH and height >= ROOMY_HEIGHT:
             return None
-        for landmark in LANDMARKS:
-            if landmark in text:
-                return landmark
-        return None
+        # Big enough for 3x3, not for every board: a bigger board says it is too small.
     stated = TOO_SMALL_SIZE.search(text)
     if stated and (int(stated[1]), int(stated[2])) != size:
         return None  # the message, drawn for another size
@@ -1091,6 +1102,17 @@ def test_recognise_wants_the_screen_for_this_size() -> None:
     message = [line.center(40) for line in too_small_lines((40, 10))]
     assert recognise([" " * 40, *message, *[" " * 40] * 6], (40, 10)) == "too small"
     assert recognise([" " * 40, *message, *[" " * 40] * 6], (41, 10)) is None
+    # Between the boards' minimums, a bigger board's message, not the game.
+    four = [
+        "Terminal too small: 56x16.",
+        "The 4x4 board needs at least 64x20.",
+        "",
+        "Enlarge the window to play; q quits.",
+    ]
+    assert recognise([*(line.center(56) for line in four), *[" " * 56] * 12], (56, 16))
+    assert recognise([" " * 56] * 16, (56, 16)) is None
+    roomy = [line.center(80) for line in four]
+    assert recognise([*roomy, *[" " * 80] * 20], (80, 24)) is None  # every board fits 80x24
 
 
 def test_the_data_checks_catch_damage(tmp_path: Path) -> None:
