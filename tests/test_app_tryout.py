@@ -40,7 +40,7 @@ from tests.support import (
     start_blocked,
     until,
 )
-from ttt_tui.app import TicTacToeApp
+from ttt_tui.app import TicTacToeApp, escape_then
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.help import HelpScreen
@@ -115,6 +115,44 @@ async def test_keys_right_after_quit_open_nothing() -> None:
             app.post_message(events.Key(key, None))
         await pilot.pause()
     assert app.return_code == 0
+
+
+@pytest.mark.parametrize(
+    ("key", "letter"),
+    [("alt+q", "q"), ("alt+s", "s"), ("alt+shift+r", "R"), ("alt+up", None), ("ctrl+q", None)],
+)
+def test_an_alt_letter_is_escape_then_the_letter(key: str, letter: str | None) -> None:
+    assert escape_then(key) == letter
+
+
+async def test_escape_and_q_read_together_close_the_help_and_quit() -> None:
+    """Escape then q typed quickly in tmux (within its escape-time) reaches the app as
+    one read, which Textual parses as alt+q: the help stayed open and q was lost."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help is open")
+        app.post_message(events.Key("alt+q", "q"))  # as the driver parses b"\x1bq"
+        await until(pilot, lambda: not app.is_running, "the app has quit")
+    assert app.return_code == 0
+
+
+async def test_escape_and_a_letter_read_together_act_in_turn() -> None:
+    """Escape then s read together on the stats screen: it closes, then s opens it again."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await pilot.press("s")
+        await until(pilot, lambda: isinstance(app.screen, StatsScreen), "the stats are open")
+        first = app.screen
+        app.post_message(events.Key("alt+s", "s"))
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, StatsScreen) and app.screen is not first,
+            "the stats screen closed and opened again",
+        )
+        assert len(app.screen_stack) == 2
 
 
 async def test_a_quit_before_the_first_frame_is_clean(

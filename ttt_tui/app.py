@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import inspect
 import random
+import re
 import signal
 import sys
 from collections.abc import Iterable
@@ -33,6 +34,24 @@ from ttt_tui.session import Session
 from ttt_tui.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
+
+ALT_LETTER = re.compile(r"alt\+(shift\+)?([a-z])")
+"""A letter with Alt (and Shift), as Textual names the key."""
+
+
+def escape_then(key: str) -> str | None:
+    """The letter of an alt+letter key, as Textual names it ("q", or "Q" for alt+shift+q).
+
+    A terminal sends Alt+Q as Escape then q, and so does a person who types Escape
+    and q quickly over a slow link, or in tmux within its escape-time (half a second
+    by default): Textual reads both as alt+q. The game binds no Alt key, so it takes
+    the person at their word: Escape closes what is open, and q quits.
+    """
+    match = ALT_LETTER.fullmatch(key)
+    if match is None:
+        return None
+    shift, letter = match.groups()
+    return letter.upper() if shift else letter
 
 
 class TicTacToeApp(App[None]):
@@ -182,9 +201,16 @@ class TicTacToeApp(App[None]):
         self.exit()
 
     async def on_event(self, event: events.Event) -> None:
-        """Drop keys and mouse events once quitting: nothing they do would be seen."""
+        """Drop keys and mouse events once quitting: nothing they do would be seen; take
+        an alt+letter as the Escape and the letter a person typed (`escape_then`)."""
         if self.quitting and isinstance(event, events.InputEvent):
             return
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            letter = escape_then(event.key)
+            if letter is not None:
+                await super().on_event(events.Key("escape", "\x1b"))
+                await super().on_event(events.Key(letter, letter))
+                return
         await super().on_event(event)
 
     def action_command_palette(self) -> None:
