@@ -119,3 +119,26 @@ def test_a_signal_ends_the_game_as_q_does(tmp_path: Path, signum: signal.Signals
             os.kill(pid, signal.SIGKILL)
     [record] = records(tmp_path)
     assert (record["moves"][0], record["result"]) == (4, "abandoned")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads processes from /proc")
+def test_a_terminal_that_closes_without_a_signal_ends_the_game(tmp_path: Path) -> None:
+    """The terminal goes and no SIGHUP comes (the game is not in its session, as under
+    some harnesses and remote tools): Textual's reader spun on end-of-file for ever,
+    at half a core. The game now ends as on SIGHUP, the search process with it."""
+    terminal = game_in_a_terminal(tmp_path)
+    search: set[int] = set()
+    try:
+        terminal.write(b"5")
+        wait_until(lambda: "1. X b2" in "\n".join(terminal.lines()), "the move to show")
+        search = child_pids(terminal.proc.pid)
+        terminal.hang_up()
+        assert terminal.wait_exit(DEADLINE) == 128 + signal.SIGHUP
+        wait_until(lambda: not any(map(running, search)), "the search process to end")
+    finally:
+        terminal.close()
+        for pid in filter(running, search):
+            os.kill(pid, signal.SIGKILL)
+    [record] = records(tmp_path)
+    assert (record["moves"][0], record["result"]) == (4, "abandoned")
+    assert not list(tmp_path.glob("ttt-tui-crash-*"))

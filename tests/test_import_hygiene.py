@@ -60,6 +60,7 @@ HEADLESS = [
     "ttt_tui.explorer",
     "ttt_tui.cli",
     "ttt_tui.game",
+    "ttt_tui.hangup",
     "ttt_tui.__main__",
     "ttt_tui.jsonfields",
     "ttt_tui.settings",

@@ -11,6 +11,7 @@ import asyncio
 import importlib.util
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -20,7 +21,16 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.serving import ROOT, Tab, first_frame, served, square_name, wait_for
+from tests.serving import (
+    ROOT,
+    Tab,
+    child_pids,
+    first_frame,
+    running,
+    served,
+    square_name,
+    wait_for,
+)
 from ttt_tui.__main__ import WEB_DRIVER, build_parser, game_argv, main
 from ttt_tui.serve import full_text, is_loopback, tab_command
 
@@ -73,6 +83,36 @@ def test_a_tab_plays_and_its_game_ends_when_it_closes_and_the_limit_holds(
     assert (record["moves"][0], len(record["moves"]), record["result"]) == (4, 2, "abandoned")
 
 
+def test_the_games_of_a_server_killed_outright_end_with_it(tmp_path: Path) -> None:
+    """SIGKILL to `ttt-tui serve` (no chance to stop its games): each tab's game finds its
+    input closed and ends as a terminal closing would end it, its unfinished game
+    recorded as abandoned and its search process gone. They used to run on for ever."""
+    games: set[int] = set()
+
+    async def scenario(url: str, server: subprocess.Popen[bytes]) -> None:
+        async with aiohttp.ClientSession() as http:
+            tab = await Tab.open(http, url + "/", size=(100, 36))
+            assert await tab.until(first_frame), tab.text
+            await tab.press("5")
+            assert await tab.until(lambda t: t.moves().get(1) == ("X", "b2")), tab.text
+            games.update(child_pids(server.pid))
+            games.update(*(child_pids(game) for game in list(games)))  # search processes
+            server.kill()
+            server.wait()
+
+    try:
+        with served(tmp_path / "data", tmp_path / "serve.log", "--ai-delay", "0") as server:
+            asyncio.run(scenario(server.url, server.process))
+        wait_for(lambda: not any(map(running, games)), "the game and its search to end")
+    finally:
+        for pid in filter(running, games):
+            os.kill(pid, signal.SIGKILL)
+    assert len(games) == 2  # the game and its search process
+    [record] = game_records(tmp_path / "data")
+    assert (record["moves"][0], record["result"]) == (4, "abandoned")
+    assert not list((tmp_path / "data").glob("ttt-tui-crash-*"))
+
+
 # The terminal check --------------------------------------------------------------------------
 
 
@@ -94,34 +134,85 @@ def test_the_web_driver_without_a_server_is_refused(tmp_path: Path) -> None:
     assert result.stdout == b""
 
 
-def test_the_web_driver_on_pipes_starts_the_game(tmp_path: Path) -> None:
-    """As textual-serve starts it: the driver's greeting, the game's screen in the driver's
-    packets, and an exit with status 0 when told to quit."""
-    game = subprocess.Popen(
-        [sys.executable, "-m", "ttt_tui", "--no-save"],
+def game_on_pipes(data: Path) -> subprocess.Popen[bytes]:
+    """The game as textual-serve starts it, on pipes, with the web driver."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "ttt_tui", "--ai-delay", "0"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
-        env={**os.environ, "TEXTUAL_DRIVER": WEB_DRIVER},
+        env={**os.environ, "TEXTUAL_DRIVER": WEB_DRIVER, "TTT_TUI_DATA_DIR": str(data)},
     )
-    assert game.stdin is not None and game.stdout is not None
+
+
+def read_until(game: subprocess.Popen[bytes], text: bytes) -> None:
+    """Read the driver's packets (kind, length, payload) until the screen output has
+    shown ``text``."""
+    assert game.stdout is not None
+    drawn = b""
+    while text not in drawn:
+        kind, size = game.stdout.read(1), int.from_bytes(game.stdout.read(4), "big")
+        payload = game.stdout.read(size)
+        assert kind in (b"D", b"M") and len(payload) == size, (kind, payload)
+        drawn += payload if kind == b"D" else b""
+
+
+def first_screen(game: subprocess.Popen[bytes]) -> None:
+    """Read the driver's greeting and the game's first screen."""
+    assert game.stdout is not None
+    assert game.stdout.readline() == b"__GANGLION__\n"
+    read_until(game, b"Your move")
+
+
+def packet(kind: bytes, payload: bytes) -> bytes:
+    """A packet to the web driver: its kind, the payload's length, the payload."""
+    return kind + len(payload).to_bytes(4, "big") + payload
+
+
+def test_the_web_driver_on_pipes_starts_the_game(tmp_path: Path) -> None:
+    """As textual-serve starts it: the driver's greeting, the game's screen in the driver's
+    packets, and an exit with status 0 when told to quit."""
+    game = game_on_pipes(tmp_path)
+    assert game.stdin is not None
     try:
-        assert game.stdout.readline() == b"__GANGLION__\n"
-        drawn = b""
-        while b"Your move" not in drawn:  # the driver's packets: kind, length, payload
-            kind, size = game.stdout.read(1), int.from_bytes(game.stdout.read(4), "big")
-            payload = game.stdout.read(size)
-            assert kind in (b"D", b"M") and len(payload) == size, (kind, payload)
-            drawn += payload if kind == b"D" else b""
-        quit_packet = json.dumps({"type": "quit"}).encode()
-        game.stdin.write(b"M" + len(quit_packet).to_bytes(4, "big") + quit_packet)
+        first_screen(game)
+        game.stdin.write(packet(b"M", json.dumps({"type": "quit"}).encode()))
         game.stdin.flush()
-        _, stderr = game.communicate(timeout=60)
+        status = game.wait(timeout=60)  # stdin left open: closed, it would be a hang-up
     finally:
         game.kill()
         game.wait()
-    assert game.returncode == 0, stderr.decode()
+    assert status == 0
+
+
+@pytest.mark.parametrize("closed", ["input", "output"])
+def test_a_game_whose_server_has_gone_ends_as_on_a_hang_up(tmp_path: Path, closed: str) -> None:
+    """The server's end of the game's input closes while the game waits after a move (it
+    notices at once), or of its output before a key makes it draw (the write fails):
+    either way the game ends with SIGHUP's status, an unfinished game is recorded as
+    abandoned, and there is no crash report."""
+    game = game_on_pipes(tmp_path)
+    assert game.stdin is not None and game.stdout is not None
+    try:
+        first_screen(game)
+        if closed == "input":
+            game.stdin.write(packet(b"D", b"5"))
+            game.stdin.flush()
+            read_until(game, b"X b2")
+            game.stdin.close()
+        else:
+            game.stdout.close()
+            game.stdin.write(packet(b"D", b"5"))
+            game.stdin.flush()
+        assert game.wait(timeout=60) == 128 + signal.SIGHUP
+    finally:
+        game.kill()
+        game.wait()
+    assert not list(tmp_path.glob("ttt-tui-crash-*"))
+    if closed == "input":
+        [record] = game_records(tmp_path)
+        assert (record["moves"][0], record["result"]) == (4, "abandoned")
 
 
 # The command line ----------------------------------------------------------------------------

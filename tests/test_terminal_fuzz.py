@@ -715,14 +715,21 @@ class Terminal:
         end = tail.rfind(ALT_SCREEN_OFF)
         return visible(tail[end + len(ALT_SCREEN_OFF) :] if end >= 0 else tail)
 
+    def hang_up(self) -> None:
+        """Close the terminal under the app, as a window closes, without a signal: the
+        app is not in this terminal's session, so no SIGHUP reaches it."""
+        self.closed.set()
+        self.reader.join(2)
+        os.close(self.master)
+        self.master = -1
+
     def close(self) -> None:
         """Kill the app's whole process group and stop reading."""
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(5)
-        self.closed.set()
-        self.reader.join(2)
-        os.close(self.master)
+        if self.master >= 0:
+            self.hang_up()
 
 
 # The fuzzer ------------------------------------------------------------------

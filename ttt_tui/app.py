@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import inspect
 import random
 import re
@@ -24,6 +25,7 @@ from textual.screen import Screen
 
 from ttt_tui import crash
 from ttt_tui.engine import Difficulty, Player
+from ttt_tui.hangup import HangupWatch, can_watch, discard_output, hung_up
 from ttt_tui.results import MODE_LABELS
 from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import GameScreen, is_too_small
@@ -119,6 +121,8 @@ class TicTacToeApp(App[None]):
         self._game_screen = GameScreen(
             self.session, self.store, ai_delay, random.Random(self.seed), self.searcher
         )
+        self._hangup_watch: HangupWatch | None = None
+        """Ends the app when its terminal, or its web server, goes without a signal."""
 
     def get_default_screen(self) -> Screen[None]:
         return self._game_screen
@@ -131,6 +135,10 @@ class TicTacToeApp(App[None]):
             # Not where signals cannot be handled (Windows; a loop outside the main thread).
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(signum, self._exit_on_signal, signum)
+        if not self.is_headless and can_watch() and sys.__stdin__ is not None:
+            hung_up = functools.partial(self._hung_up, loop)
+            self._hangup_watch = HangupWatch(sys.__stdin__.fileno(), hung_up)
+            self._hangup_watch.start()
 
     def on_unmount(self) -> None:
         """Every way out ends here, once: q, the palette's Quit, a browser tab closing or
@@ -140,11 +148,31 @@ class TicTacToeApp(App[None]):
             loop = asyncio.get_running_loop()
             for signum in self.EXIT_SIGNALS:
                 loop.remove_signal_handler(signum)
+        if self._hangup_watch is not None:
+            self._hangup_watch.close()
         if not self.crashed:
             self.session.close_game()
         self.searcher.close()
 
+    def _hung_up(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The terminal, or the web server, has gone without a signal (`HangupWatch`,
+        in its thread): end as on SIGHUP, writing nothing more."""
+        discard_output()
+        loop.call_soon_threadsafe(self._exit_on_signal, signal.SIGHUP)
+
+    def _output_hung_up(self, error: Exception) -> bool:
+        """Whether ``error`` is a write to a terminal or web server that has gone: a
+        server killed while its game draws (Textual's web driver writes to the pipe
+        itself, so the broken pipe comes here) is a hang-up, not a crash."""
+        return (
+            self._hangup_watch is not None
+            and isinstance(error, BrokenPipeError)
+            and any(hung_up(fd) for fd in (1, 2))
+        )
+
     def _exit_on_signal(self, signum: int) -> None:
+        if self.quitting:
+            return
         self.quitting = True
         self.exit(return_code=128 + signum)
 
@@ -160,7 +188,12 @@ class TicTacToeApp(App[None]):
 
     def _handle_exception(self, error: Exception) -> None:
         """Write a crash report and exit with one short message instead of
-        Textual's traceback."""
+        Textual's traceback; a write to a terminal or web server that has gone ends
+        the app as the hang-up it is."""
+        if self._output_hung_up(error):
+            discard_output()
+            self._exit_on_signal(signal.SIGHUP)
+            return
         details = {"seed": self.seed, **self.session.crash_details()}
         self.crash_report = crash.write_report(self.store.directory, error, details)
         self.crash_message = crash.crash_message(self.crash_report, error)

@@ -1,0 +1,91 @@
+"""Noticing that whatever feeds the game its input has gone.
+
+A terminal that closes sends SIGHUP to the programs it controls, and the app ends
+on that as on ``q``. But a game can lose its terminal with no signal: one started
+in a pseudo-terminal that is not its controlling terminal (by an editor, a test
+harness or a remote-session tool), or its signal ignored. Under `ttt-tui serve` a
+game's input is a pipe from the server, and a server killed outright sends
+nothing either. Textual 8.2 goes on running in both cases, its terminal reader
+busy-looping on end-of-file (Textualize/textual#6690), for ever. `HangupWatch`
+tells the app instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import threading
+from collections.abc import Callable
+
+HANGUP = select.POLLHUP | select.POLLERR | select.POLLNVAL if hasattr(select, "poll") else 0
+"""What poll() reports when the far end has gone, asked for or not."""
+
+
+def discard_output() -> None:
+    """Point standard output and error at the null device: with the terminal or the
+    server gone, nothing written there is read, and the writes would fail (Textual's
+    web driver writes its goodbye on the way out, and a broken pipe is no crash)."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for fd in (1, 2):
+            os.dup2(null, fd)
+    finally:
+        os.close(null)
+
+
+def hung_up(fd: int) -> bool:
+    """Whether the far end of ``fd`` has gone: the terminal closed, or the reader (or
+    writer) of a pipe ended. Asks without waiting."""
+    poller = select.poll()
+    poller.register(fd, 0)
+    return any(events & HANGUP for _, events in poller.poll(0))
+
+
+def can_watch() -> bool:
+    """Whether this platform has poll() (not Windows)."""
+    return hasattr(select, "poll")
+
+
+class HangupWatch:
+    """Calls ``on_hangup`` once, from a thread of its own, when the other end of ``fd``
+    hangs up: the terminal closes, or the writer of a pipe goes.
+
+    The thread sleeps in poll() asking for no events at all, so it wakes only for a
+    hang-up (which poll() always reports) or for `close`; it never reads ``fd``,
+    which stays the app's to read.
+    """
+
+    def __init__(self, fd: int, on_hangup: Callable[[], None]) -> None:
+        self._fd = fd
+        self._on_hangup = on_hangup
+        self._wake_read, self._wake_write = os.pipe()
+        self._thread = threading.Thread(target=self._watch, name="ttt-tui hangup", daemon=True)
+
+    def start(self) -> None:
+        """Start watching."""
+        self._thread.start()
+
+    def _watch(self) -> None:
+        poller = select.poll()
+        poller.register(self._fd, 0)
+        poller.register(self._wake_read, select.POLLIN)
+        while True:
+            for fd, events in poller.poll():
+                if fd == self._wake_read:
+                    return
+                if events & HANGUP:
+                    self._on_hangup()
+                    return
+
+    def close(self) -> None:
+        """Stop watching (idempotent); ``on_hangup`` is not called after this returns."""
+        if self._wake_write < 0:
+            return
+        with contextlib.suppress(OSError):
+            os.write(self._wake_write, b"\0")
+        if self._thread.is_alive():
+            self._thread.join()
+        os.close(self._wake_read)
+        os.close(self._wake_write)
+        self._wake_read = self._wake_write = -1
