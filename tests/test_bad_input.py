@@ -806,3 +806,22 @@ async def test_terminal_too_small(tmp_path: Path) -> None:
         await play_a_game(pilot, screen)
         assert score_total(screen) == 1
     assert app.return_code in (None, 0)
+
+
+def test_every_test_the_readme_table_names_exists() -> None:
+    """Each id in the table's Test column is a test function, a parametrised case's id or
+    a test file, so `pytest -k ID` runs something and a renamed test cannot leave the
+    table pointing nowhere."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    table = readme.split("**Bad input, and what it gets.**", 1)[1].split("\n\n", 2)[1]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    names = [name for row in rows[1:] for name in re.findall(r"`([^`]+)`", row.split(" | ")[-1])]
+    sources = "\n".join(path.read_text("utf-8") for path in (ROOT / "tests").glob("test_*.py"))
+    missing = [
+        name
+        for name in names
+        if not (ROOT / "tests" / name).is_file()
+        and not re.search(rf"def {re.escape(name)}\(|[\"']{re.escape(name)}[\"']", sources)
+    ]
+    assert len(names) > 40
+    assert missing == []
