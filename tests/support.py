@@ -384,3 +384,14 @@ def resize_pending(app: App[Any]) -> bool:
     checks the "too small" message only once the resize has landed.
     """
     return app._resize_timer is not None or app._resize_event is not None
+
+
+def drawn_text(app: App[Any]) -> str:
+    """What the screen shows now, as lines of text: the top screen drawn in full, with
+    whatever it shows of the screens under it, as it would go to the terminal.
+
+    Textual's screenshot (``export_screenshot``) draws the same, but as SVG; the
+    compositor's own strips (``Screen._compositor``, private) are plain text.
+    """
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)

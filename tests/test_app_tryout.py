@@ -32,6 +32,7 @@ from tests.support import (
     board_view,
     click_option,
     click_square,
+    drawn_text,
     make_app,
     play,
     resize,
@@ -153,6 +154,29 @@ async def test_escape_and_a_letter_read_together_act_in_turn() -> None:
             "the stats screen closed and opened again",
         )
         assert len(app.screen_stack) == 2
+
+
+async def test_the_game_goes_on_showing_under_two_dialogs() -> None:
+    """AI vs AI with the stats and their reset question open: the computer's moves must
+    show round the dialogs. The stats screen kept drawing the game as it was (Textual
+    tells only the top screen of a change below), so the game looked frozen, and after
+    a resize the footer stayed blank."""
+    ai = GatedAI()  # plays the first free square
+    app = make_app(ai, settings=Settings(mode=Mode.AI_VS_AI))
+    async with app.run_test(size=(140, 44)) as pilot:
+        screen = await start_blocked(pilot, ai)
+        await pilot.press("s")
+        await until(pilot, lambda: isinstance(app.screen, StatsScreen), "the stats are open")
+        await pilot.press("R")
+        await until(pilot, lambda: len(app.screen_stack) == 3, "the question is open")
+        assert "1. X a1" not in drawn_text(app)
+        ai.allow(2)
+        await until(pilot, lambda: len(screen.session.game.moves) == 2, "two moves")
+        await until(pilot, lambda: "2. O b1" in drawn_text(app), "the moves drawn")
+        assert "1. X a1" in drawn_text(app)
+
+        await resize(pilot, 120, 40)
+        await until(pilot, lambda: "q Quit" in drawn_text(app).splitlines()[-1], "the footer")
 
 
 async def test_a_quit_before_the_first_frame_is_clean(

@@ -7,12 +7,12 @@ from typing import TypeVar
 from textual.await_complete import AwaitComplete
 from textual.screen import ModalScreen
 
-from ttt_tui.screens.unselectable import Unselectable
+from ttt_tui.screens.base import BaseScreen
 
 ResultT = TypeVar("ResultT")
 
 
-class Dialog(ModalScreen[ResultT], Unselectable[ResultT]):
+class Dialog(ModalScreen[ResultT], BaseScreen[ResultT]):
     """A `ModalScreen` whose `dismiss` does nothing once it has closed.
 
     A real terminal can deliver two closing gestures in one read (a double click

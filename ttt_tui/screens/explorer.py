@@ -25,7 +25,7 @@ from textual.worker import Worker, WorkerState
 from ttt_tui.engine import Analysis, Board, Progress, SearchCancelled
 from ttt_tui.engine.minimax import Count, CountProgress, Search
 from ttt_tui.explorer import Explorer, Tab
-from ttt_tui.screens.unselectable import Unselectable
+from ttt_tui.screens.base import BaseScreen
 from ttt_tui.searcher import Searcher
 from ttt_tui.widgets.best_line import BestLine
 from ttt_tui.widgets.board import GUTTER, BoardView
@@ -57,7 +57,7 @@ STEP_TIP = "step the best line or the alpha-beta walk back / forward"
 CUT_TIP = "alpha-beta walk: back to the previous cut / on to the next"
 
 
-class ExplorerScreen(Unselectable[None]):
+class ExplorerScreen(BaseScreen[None]):
     """The game tree of a position, a small board, and five tabs that explain it.
 
     Opened from the game (``e``, the palette, the help) on the position in play;

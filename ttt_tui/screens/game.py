@@ -18,8 +18,8 @@ from textual.worker import Worker, WorkerState
 
 from ttt_tui.engine import Progress, SearchCancelled
 from ttt_tui.messages import AIMoved, AnalysisReady, SearchProgress
+from ttt_tui.screens.base import BaseScreen
 from ttt_tui.screens.notices import show_store_notices
-from ttt_tui.screens.unselectable import Unselectable
 from ttt_tui.searcher import Searcher
 from ttt_tui.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session, Work
 from ttt_tui.settings import BoardSize, Mode
@@ -59,7 +59,7 @@ DIFFICULTY_TIP = "next difficulty (You vs AI)"
 UNDO_TIP = "undo to your last turn / redo"
 
 
-class GameScreen(Unselectable[None]):
+class GameScreen(BaseScreen[None]):
     """The board, the sidebar and the game flow.
 
     Every outcome of a `Session` call goes through `apply`, the one funnel:

@@ -29,7 +29,7 @@ from textual.command import CommandList, CommandPalette
 from textual.css.query import NoMatches
 from textual.timer import Timer, TimerCallback
 
-from ttt_tui.screens.unselectable import Unselectable
+from ttt_tui.screens.base import BaseScreen
 
 
 class SafeCommandList(CommandList):
@@ -47,7 +47,7 @@ class SafeCommandList(CommandList):
             event.prevent_default()  # a line drawn before the list changed: not OptionList's
 
 
-class GamePalette(CommandPalette, Unselectable[object]):
+class GamePalette(CommandPalette, BaseScreen[object]):
     """Textual's command palette, closing once however fast the input comes."""
 
     def compose(self) -> ComposeResult:
