@@ -137,7 +137,7 @@ def test_settings_are_saved_once_per_change_and_not_for_no_change() -> None:
     assert session.set_difficulty(Difficulty.MEDIUM, Player.X) is None  # already medium
     outcome = session.set_difficulty(Difficulty.HARD, Player.O)
     assert isinstance(outcome, Changed)
-    assert outcome.notice == "Difficulty: Hard"
+    assert outcome.notice == "O engine: Hard"  # which engine: both have a level
     assert [s.ai_o_difficulty for s in saved.settings] == [Difficulty.HARD]
     assert session.cycle_difficulty() == Refused(Refusal.ENGINES_IN_SIDEBAR)
     assert session.set_mode(Mode.AI_VS_AI) is None

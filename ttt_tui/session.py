@@ -406,7 +406,8 @@ class Session:
             if s.ai_o_difficulty is difficulty:
                 return None
             self._save(replace(s, ai_o_difficulty=difficulty))
-        return self._same_turn(f"Difficulty: {difficulty.value.capitalize()}")
+        level = difficulty.value.capitalize()
+        return self._same_turn(f"{side.value} engine: {level}" if side else f"Difficulty: {level}")
 
     def cycle_difficulty(self) -> Changed | Refused | None:
         """Switch the computer to the next level (You vs AI only)."""
