@@ -17,10 +17,11 @@ from rich.style import Style
 from textual import events, messages
 from textual.app import App, ComposeResult
 from textual.command import CommandList, CommandPalette
+from textual.containers import VerticalScroll
 from textual.dom import NoScreen
 from textual.pilot import Pilot
 from textual.strip import Strip
-from textual.widgets import Button, DataTable, Static
+from textual.widgets import Button, Checkbox, DataTable, Static
 from textual.widgets._footer import FooterKey
 from textual.widgets._toast import Toast
 
@@ -321,6 +322,32 @@ async def test_every_footer_key_and_the_score_are_whole_at_advertised_sizes(
         score = screen.query_one(Score)
         for line in str(score.render()).splitlines():
             assert len(line) <= score.content_size.width, line
+        # The sidebar's controls, scrolled into view: "Alternate who start" lost its s.
+        controls = screen.query_one("#sidebar-scroll", VerticalScroll)
+        for control in controls.query(Checkbox):
+            assert control.outer_size.width <= controls.content_size.width, control.label
+
+
+@pytest.mark.parametrize("size", [(80, 24), (MIN_WIDTH, MIN_HEIGHT)], ids=["80x24", "minimum"])
+async def test_the_result_shows_however_far_the_controls_are_scrolled(
+    size: tuple[int, int],
+) -> None:
+    """The status line scrolled away with the sidebar's controls, so a person who had
+    scrolled down to the Board or Coach controls never saw "AI wins"."""
+    app = make_app(ScriptedAI(0, 1, 2))
+    async with app.run_test(size=size) as pilot:
+        screen = await start(pilot)
+        controls = screen.query_one("#sidebar-scroll", VerticalScroll)
+        assert controls.max_scroll_y > 0  # the controls do not all fit: they scroll
+        controls.scroll_end(animate=False)
+        await play(pilot, "4", "5", "9")  # the computer takes the top row
+        await settle(pilot)
+        assert screen.session.game.status.winner is Player.O
+        status = screen.query_one("#status")
+        assert "AI wins" in str(status.render())
+        assert screen.region.contains_region(status.region)
+        widget, _ = screen.get_widget_at(*status.region.offset)
+        assert widget is status
 
 
 # Endings ---------------------------------------------------------------------

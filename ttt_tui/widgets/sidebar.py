@@ -1,4 +1,4 @@
-"""The sidebar: mode, difficulty, mark, switches, status, score and history."""
+"""The sidebar: status, score and history, then mode, difficulty, mark and switches."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.geometry import Size
+from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Checkbox, Label, Static
@@ -33,18 +35,46 @@ class SidebarButton(Button):
 
 
 class SidebarCheckbox(Checkbox):
-    """A checkbox that leaves focus on the board when clicked."""
+    """A checkbox that leaves focus on the board when clicked, and that shows its short
+    label when the long one would not fit."""
 
     FOCUS_ON_CLICK = False
 
+    def __init__(self, label: str, value: bool, short_label: str | None = None, **options: Any):
+        super().__init__(label, value, **options)
+        self.labels = (label, short_label or label)
+        """The label, and the one to show where it would be cut."""
 
-class Sidebar(VerticalScroll, can_focus=False):
+    def fit(self, width: int) -> None:
+        """Show the long label if the checkbox fits ``width`` columns with it."""
+        long, short = (Content.from_markup(label) for label in self.labels)
+        room = Size(width, 1)
+        grows = long.cell_length - self.label.cell_length
+        label = long if self.get_content_width(room, room) + grows <= width else short
+        if label.plain != self.label.plain:
+            self.label = label
+
+
+class SidebarScroll(VerticalScroll, can_focus=False):
+    """The sidebar's part that scrolls in a short terminal: by the wheel, never by focus,
+    which stays on the board."""
+
+    def on_resize(self) -> None:
+        for checkbox in self.query(SidebarCheckbox):
+            checkbox.fit(self.content_size.width)
+
+
+class Sidebar(Vertical):
     """Controls and information beside the board.
 
     The screen gives it one `View`; it shows its parts and hides the controls
     that do not apply to the view's mode. What the person picks goes up as
     the sidebar's own typed messages (`ModeChosen`, `DifficultyChosen`, ...).
     Clicking a control leaves focus on the board; Tab reaches the controls.
+
+    The status, the score and the hints stay at the top; below them the move
+    list and the controls scroll when the terminal is short, so the status (and
+    a game's result) is never scrolled out of sight.
     """
 
     DEFAULT_CSS = """
@@ -53,15 +83,24 @@ class Sidebar(VerticalScroll, can_focus=False):
         min-width: 26;
         max-width: 36;
         height: 1fr;
-        padding: 0 1;
         background: $panel;
-        scrollbar-size-vertical: 1;
     }
-    Sidebar > Label {
+    /* The top part lines up with the controls below, clear of their scrollbar. */
+    Sidebar > #score, Sidebar > #hints-used {
+        margin: 0 2 0 1;
+    }
+    Sidebar > #sidebar-scroll {
+        width: 100%;
+        height: 1fr;
+        padding: 0 1;
+        scrollbar-size-vertical: 1;
+        scrollbar-gutter: stable;
+    }
+    #sidebar-scroll > Label {
         margin-top: 1;
         color: $text-muted;
     }
-    Sidebar > #coach {
+    #sidebar-scroll > #coach {
         margin-top: 1;
     }
     Sidebar Checkbox {
@@ -76,12 +115,12 @@ class Sidebar(VerticalScroll, can_focus=False):
         background: $surface-darken-1;
         color: $text-success;
     }
-    Sidebar > Button {
+    #sidebar-scroll > Button {
         width: 1fr;
         margin-top: 1;
     }
     Sidebar > #status {
-        margin-top: 1;
+        margin: 1 2 0 1;
         padding: 0 1;
         background: $boost;
     }
@@ -210,6 +249,7 @@ class Sidebar(VerticalScroll, can_focus=False):
         self._alternate = SidebarCheckbox(
             "Alternate who starts",
             settings.alternate_start,
+            "Alternate starts",
             id="alternate",
             compact=True,
             tooltip="Swap sides at each new game",
@@ -220,17 +260,18 @@ class Sidebar(VerticalScroll, can_focus=False):
         yield self._status
         yield self._score
         yield self._hints_used
-        yield Label("Moves")
-        yield self._history
-        yield self._mode
-        yield self._board
-        yield self._difficulty
-        yield self._mark
-        yield self._x_engine
-        yield self._o_engine
-        yield self._coach
-        yield self._alternate
-        yield SidebarButton("New game  (n)", id="new-game", variant="primary", compact=True)
+        with SidebarScroll(id="sidebar-scroll"):
+            yield Label("Moves")
+            yield self._history
+            yield self._mode
+            yield self._board
+            yield self._difficulty
+            yield self._mark
+            yield self._x_engine
+            yield self._o_engine
+            yield self._coach
+            yield self._alternate
+            yield SidebarButton("New game  (n)", id="new-game", variant="primary", compact=True)
 
     def on_mount(self) -> None:
         self._show(self.view)
