@@ -350,6 +350,25 @@ async def test_the_result_shows_however_far_the_controls_are_scrolled(
         assert widget is status
 
 
+async def test_ctrl_c_names_the_quit_key_that_works_where_it_is_pressed() -> None:
+    """ctrl+c named Textual's hidden ctrl+q, never the game's q; where q closes a
+    dialog, ctrl+q is the one to name."""
+    app = make_app()
+    notes = Notes(app)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await start(pilot)
+        await pilot.press("ctrl+c")
+        await pilot.press("s")
+        await until(pilot, lambda: isinstance(app.screen, StatsScreen), "the stats are open")
+        await pilot.press("ctrl+c")
+        await settle(pilot)
+        assert notes.messages[-2:] == [
+            "Press [b]q[/b] to quit the app",
+            "Press [b]^q[/b] to quit the app",
+        ]
+        assert app.is_running
+
+
 # Endings ---------------------------------------------------------------------
 
 

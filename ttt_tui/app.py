@@ -233,6 +233,13 @@ class TicTacToeApp(App[None]):
         self.quitting = True
         self.exit()
 
+    def action_help_quit(self) -> None:
+        """ctrl+c: say how to quit. Textual names its own ctrl+q; the footer's q quits
+        too, except on a dialog, where it closes the dialog."""
+        q = self.active_bindings.get("q")
+        key = "q" if q is not None and q.binding.action in ("quit", "app.quit") else "^q"
+        self.notify(f"Press [b]{key}[/b] to quit the app", title="Do you want to quit?")
+
     async def on_event(self, event: events.Event) -> None:
         """Drop keys and mouse events once quitting: nothing they do would be seen; take
         an alt+letter as the Escape and the letter a person typed (`escape_then`)."""

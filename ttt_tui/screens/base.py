@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
+from textual.binding import Binding, BindingType
 from textual.geometry import Offset
 from textual.screen import Screen
 from textual.widget import Widget
@@ -19,6 +20,12 @@ class BaseScreen(Screen[ResultT]):
     BaseScreen[T])``): Textual takes default CSS and component classes from the
     first base only.
     """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Textual's screens copy the selected text on ctrl+c; with nothing to select,
+        # say how to quit, as the game screen does (`TicTacToeApp.action_help_quit`).
+        Binding("ctrl+c,super+c", "app.help_quit", show=False),
+    ]
 
     def get_widget_and_offset_at(self, x: int, y: int) -> tuple[Widget | None, Offset | None]:
         """Nothing here is selectable: no widget, no offset.
