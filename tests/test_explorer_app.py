@@ -18,6 +18,7 @@ from tests.support import (
     GatedAI,
     ScriptedAI,
     calls_begun,
+    drawn_text,
     make_app,
     marks,
     play,
@@ -205,6 +206,45 @@ async def test_the_game_waits_under_the_explorer_which_closes_once() -> None:
         await settle(pilot)
         assert app.screen_stack == [game]
         assert marks(game) == "O...X...."
+
+
+async def nothing_waits_on_any_tab(pilot: Pilot[None], explorer: ExplorerScreen) -> None:
+    """Show each tab on a finished position: nothing is proving or waiting, the Search
+    tab says there is nothing to search, and x does not stop counts that never ran."""
+    for key in ("w", "b", "s", "a", "g", "s", "x"):
+        await pilot.press(key)
+        await settle(pilot)
+        shown = drawn_text(pilot.app)
+        assert "proving" not in shown.lower() and "waiting" not in shown, (key, shown)
+    assert explorer.count_view.rows == ()
+    assert "There is nothing to search." in explorer.count_view.note
+
+
+async def test_a_finished_position_has_nothing_proving_or_waiting() -> None:
+    """e on a finished game: the tree is the result alone, with no "proving…" line under
+    it, and no tab waits for a search that never starts; likewise a move in the tree
+    that ends the game, selected and opened."""
+    app = make_app(ScriptedAI(3, 4))
+    async with app.run_test(size=SIZE) as pilot:
+        game = await start(pilot)
+        await play(pilot, "1", "2", "3")
+        assert game.session.game.is_over
+        explorer = await explore(pilot)
+        assert str(explorer.move_tree.root.label) == "Now: X has won"
+        assert labels(explorer) == []
+        await nothing_waits_on_any_tab(pilot, explorer)
+        await pilot.press("escape")
+        await settle(pilot)
+
+        await pilot.app.push_screen(ExplorerScreen(Board.parse("XX.OO...."), game.searcher))
+        await settle(pilot)
+        ending = pilot.app.screen
+        assert isinstance(ending, ExplorerScreen)
+        await pilot.press("down", "enter")  # X c1, which wins
+        await settle(pilot)
+        assert ending.model.path == (2,)
+        assert labels(ending, 2) == []
+        await nothing_waits_on_any_tab(pilot, ending)
 
 
 class GatedCounter:

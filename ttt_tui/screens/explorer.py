@@ -288,8 +288,6 @@ class ExplorerScreen(BaseScreen[None]):
     def _opened(self, message: MoveTree.Opened) -> None:
         path = message.path
         board = self.move_tree.position(path)
-        if board.is_game_over():
-            return
         known = self.model.analyses.get(board)
         if known is not None:
             self.move_tree.fill(path, known)
@@ -334,12 +332,12 @@ class ExplorerScreen(BaseScreen[None]):
         if self.model.tab is not Tab.SEARCH:
             self.action_tab(Tab.SEARCH.value)
             return
-        stopped = self.model.toggle_counting()
-        if stopped:
+        refusal = self.model.toggle_counting()
+        if refusal is None and self.model.counting_stopped:
             self.workers.cancel_group(self, COUNTS)
-        else:
+        elif refusal is None:
             self._count()
-        self._show()
+        self._say(refusal)
 
     def _say(self, refusal: str | None) -> None:
         if refusal is not None:
