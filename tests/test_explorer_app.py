@@ -22,6 +22,7 @@ from tests.support import (
     make_app,
     marks,
     play,
+    resize,
     resize_pending,
     settle,
     start,
@@ -344,6 +345,47 @@ async def test_a_5x5_tree_builds_only_what_is_opened_and_the_size_is_checked() -
         await pilot.resize_terminal(*SIZE)
         await pilot.pause()
         assert not explorer.has_class("-too-small")
+
+
+async def test_too_small_the_explorer_offers_only_the_keys_that_work_there() -> None:
+    """e at 56x16, the 3x3 game's smallest: the message wraps where it means to, and the
+    footer lists, whole, only going back, the help and quitting. The tree's and the
+    tabs' keys do nothing on what is hidden, until the window is large enough again."""
+    app = make_app(ScriptedAI(0))
+    async with app.run_test(size=(56, 16)) as pilot:
+        game = await start(pilot)
+        await play(pilot, "5")
+        await pilot.press("e")
+        await settle(pilot)
+        explorer = pilot.app.screen
+        assert isinstance(explorer, ExplorerScreen)
+        assert explorer.has_class("-too-small")
+        *body, footer = drawn_text(app).splitlines()
+        assert footer.split() == ["esc", "Game", "?", "Help", "q", "Quit"]
+        message = [line.strip() for line in body[1:] if line.strip()]
+        assert message[0] == "Terminal too small: 56x16."
+        assert all(len(line.split()) > 1 for line in message), message
+
+        await pilot.press("down", "enter", "s", "x", "full_stop")
+        await settle(pilot)
+        assert (explorer.model.path, explorer.model.tab) == ((), Tab.WHY)
+        assert not explorer.model.counts and not explorer.model.stopped
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is explorer
+
+        await resize(pilot, *SIZE)
+        assert not explorer.has_class("-too-small")
+        assert "Stop count" in drawn_text(app).splitlines()[-1]
+        await pilot.press("down")
+        await settle(pilot)
+        assert explorer.model.path == (1,)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is game
 
 
 @long_only
