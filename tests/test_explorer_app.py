@@ -26,6 +26,7 @@ from tests.support import (
     resize_pending,
     settle,
     start,
+    until,
 )
 from tests.test_explain_minimax import long_only
 from ttt_tui.app import TicTacToeApp
@@ -383,6 +384,12 @@ async def test_too_small_the_explorer_offers_only_the_keys_that_work_there() -> 
         await pilot.press("down")
         await settle(pilot)
         assert explorer.model.path == (1,)
+        await resize(pilot, 100, 20)  # too short, and wide enough for the palette's key
+        await until(pilot, lambda: "palette" in drawn_text(app), "the palette's key shown")
+        await resize(pilot, 60, 20)  # too narrow for it: it goes
+        await settle(pilot)
+        footer = drawn_text(app).splitlines()[-1]
+        assert footer.split() == ["esc", "Game", "?", "Help", "q", "Quit"], footer
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is game

@@ -19,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.message import Message
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from ttt_tui.engine import Analysis, Board, Progress, SearchCancelled
@@ -32,6 +32,7 @@ from ttt_tui.widgets.best_line import BestLine
 from ttt_tui.widgets.board import GUTTER, BoardView
 from ttt_tui.widgets.explain_text import ExplainText
 from ttt_tui.widgets.explorer_board import ExplorerBoard
+from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.move_tree import MoveTree, Path
 from ttt_tui.widgets.search_counts import SearchCounts
 
@@ -223,7 +224,8 @@ class ExplorerScreen(BaseScreen[None]):
                 with TabPane(f"{tab.label} ({key})", id=tab.value):
                     yield panel
         yield Static(id="explorer-too-small")
-        yield Footer()
+        # The game's footer: Textual's does not redraw when its palette key is turned off.
+        yield GameFooter()
 
     def on_mount(self) -> None:
         self._check_size(self.app.size.width, self.app.size.height)
@@ -456,7 +458,7 @@ class ExplorerScreen(BaseScreen[None]):
         self._check_size(event.size.width, event.size.height)
 
     def _check_size(self, width: int, height: int) -> None:
-        footer = self.query_one(Footer)
+        footer = self.query_one(GameFooter)
         # As on the game screen: below this width the keys keep their labels whole
         # only without padding, and without the palette's key.
         footer.compact = width < COMFORTABLE_WIDTH
