@@ -18,12 +18,15 @@ from tests.support import (
     GatedAI,
     ScriptedAI,
     calls_begun,
+    drawn_text,
     make_app,
     marks,
     play,
+    resize,
     resize_pending,
     settle,
     start,
+    until,
 )
 from tests.test_explain_minimax import long_only
 from ttt_tui.app import TicTacToeApp
@@ -207,6 +210,45 @@ async def test_the_game_waits_under_the_explorer_which_closes_once() -> None:
         assert marks(game) == "O...X...."
 
 
+async def nothing_waits_on_any_tab(pilot: Pilot[None], explorer: ExplorerScreen) -> None:
+    """Show each tab on a finished position: nothing is proving or waiting, the Search
+    tab says there is nothing to search, and x does not stop counts that never ran."""
+    for key in ("w", "b", "s", "a", "g", "s", "x"):
+        await pilot.press(key)
+        await settle(pilot)
+        shown = drawn_text(pilot.app)
+        assert "proving" not in shown.lower() and "waiting" not in shown, (key, shown)
+    assert explorer.count_view.rows == ()
+    assert "There is nothing to search." in explorer.count_view.note
+
+
+async def test_a_finished_position_has_nothing_proving_or_waiting() -> None:
+    """e on a finished game: the tree is the result alone, with no "proving…" line under
+    it, and no tab waits for a search that never starts; likewise a move in the tree
+    that ends the game, selected and opened."""
+    app = make_app(ScriptedAI(3, 4))
+    async with app.run_test(size=SIZE) as pilot:
+        game = await start(pilot)
+        await play(pilot, "1", "2", "3")
+        assert game.session.game.is_over
+        explorer = await explore(pilot)
+        assert str(explorer.move_tree.root.label) == "Now: X has won"
+        assert labels(explorer) == []
+        await nothing_waits_on_any_tab(pilot, explorer)
+        await pilot.press("escape")
+        await settle(pilot)
+
+        await pilot.app.push_screen(ExplorerScreen(Board.parse("XX.OO...."), game.searcher))
+        await settle(pilot)
+        ending = pilot.app.screen
+        assert isinstance(ending, ExplorerScreen)
+        await pilot.press("down", "enter")  # X c1, which wins
+        await settle(pilot)
+        assert ending.model.path == (2,)
+        assert labels(ending, 2) == []
+        await nothing_waits_on_any_tab(pilot, ending)
+
+
 class GatedCounter:
     """Counts only once the test lets it; gives up when cancelled. Records each count."""
 
@@ -304,6 +346,53 @@ async def test_a_5x5_tree_builds_only_what_is_opened_and_the_size_is_checked() -
         await pilot.resize_terminal(*SIZE)
         await pilot.pause()
         assert not explorer.has_class("-too-small")
+
+
+async def test_too_small_the_explorer_offers_only_the_keys_that_work_there() -> None:
+    """e at 56x16, the 3x3 game's smallest: the message wraps where it means to, and the
+    footer lists, whole, only going back, the help and quitting. The tree's and the
+    tabs' keys do nothing on what is hidden, until the window is large enough again."""
+    app = make_app(ScriptedAI(0))
+    async with app.run_test(size=(56, 16)) as pilot:
+        game = await start(pilot)
+        await play(pilot, "5")
+        await pilot.press("e")
+        await settle(pilot)
+        explorer = pilot.app.screen
+        assert isinstance(explorer, ExplorerScreen)
+        assert explorer.has_class("-too-small")
+        *body, footer = drawn_text(app).splitlines()
+        assert footer.split() == ["esc", "Game", "?", "Help", "q", "Quit"]
+        message = [line.strip() for line in body[1:] if line.strip()]
+        assert message[0] == "Terminal too small: 56x16."
+        assert all(len(line.split()) > 1 for line in message), message
+
+        await pilot.press("down", "enter", "s", "x", "full_stop")
+        await settle(pilot)
+        assert (explorer.model.path, explorer.model.tab) == ((), Tab.WHY)
+        assert not explorer.model.counts and not explorer.model.stopped
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is explorer
+
+        await resize(pilot, *SIZE)
+        assert not explorer.has_class("-too-small")
+        assert "Stop count" in drawn_text(app).splitlines()[-1]
+        await pilot.press("down")
+        await settle(pilot)
+        assert explorer.model.path == (1,)
+        await resize(pilot, 100, 20)  # too short, and wide enough for the palette's key
+        await until(pilot, lambda: "palette" in drawn_text(app), "the palette's key shown")
+        await resize(pilot, 60, 20)  # too narrow for it: it goes
+        await settle(pilot)
+        footer = drawn_text(app).splitlines()[-1]
+        assert footer.split() == ["esc", "Game", "?", "Help", "q", "Quit"], footer
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is game
 
 
 @long_only

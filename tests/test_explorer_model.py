@@ -149,10 +149,10 @@ def test_counts_run_on_the_search_tab_quickest_first_and_can_be_stopped() -> Non
     assert rows[0].nodes == "7,332" and all(row.state == "done" for row in rows)
     assert explorer.view().counts_note.startswith("Alpha-beta visits 8x fewer positions")
     explorer.select((1,))
-    assert explorer.toggle_counting() is True
+    assert explorer.toggle_counting() is None
     assert explorer.next_count() is None
     assert explorer.view().counts[0].state == "stopped"
-    assert explorer.toggle_counting() is False
+    assert explorer.toggle_counting() is None
     assert explorer.next_count() is Search.ENGINE
 
 
@@ -164,6 +164,33 @@ def test_a_finished_game_has_nothing_to_explore() -> None:
     assert view.why == ("The game is over here: X has won. There are no moves to explore.",)
     explorer.set_tab(Tab.SEARCH)
     assert explorer.next_count() is None
+
+
+@pytest.mark.parametrize("path", [(), (2,)], ids=["the root", "a move that wins"])
+def test_a_finished_position_is_searched_on_no_tab(path: tuple[int, ...]) -> None:
+    """Finished at the root, or at a selected move that ends the game: no count waits to
+    run or can be stopped, and no tab says it is proving, waiting or too big to walk."""
+    root = Board.parse("XXXOO....") if not path else Board.parse("XX.OO....")
+    explorer = Explorer(root)
+    studied(explorer)
+    explorer.select(path)
+    assert explorer.position.is_game_over()
+    nothing = "The game is over here: X has won. There is nothing to search."
+    explorer.set_tab(Tab.SEARCH)
+    view = explorer.view()
+    assert (view.counts, view.counts_note) == ((), nothing)
+    assert explorer.toggle_counting() == nothing
+    assert explorer.view().counts == () and explorer.next_count() is None
+    explorer.set_tab(Tab.WALK)
+    assert explorer.view().walk == (nothing,)
+    assert explorer.step(True) == explorer.jump(True) == nothing
+    for tab in Tab:
+        explorer.set_tab(tab)
+        assert studied(explorer) == []
+        view = explorer.view()
+        shown = [view.heading, *view.why, view.line.note, *view.walk, *view.guarantee]
+        assert not any(word in text for text in shown for word in ("roving", "waiting"))
+        assert WALK_TOO_BIG not in shown
 
 
 def test_a_view_works_out_only_the_parts_read(monkeypatch: pytest.MonkeyPatch) -> None:

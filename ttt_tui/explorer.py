@@ -311,14 +311,21 @@ class Explorer:
         """A count was given up (stopped, or the selection moved on)."""
         self.counting.pop((board, search), None)
 
-    def toggle_counting(self) -> bool:
-        """Stop counting the selected position, or start again; True if now stopped."""
+    def toggle_counting(self) -> str | None:
+        """Stop counting the selected position, or start again; why not, if it cannot."""
         board = self.position
+        if board.is_game_over():
+            return self._over(board, NOTHING_TO_SEARCH)
         if board in self.stopped:
             self.stopped.discard(board)
-            return False
-        self.stopped.add(board)
-        return True
+        else:
+            self.stopped.add(board)
+        return None
+
+    @property
+    def counting_stopped(self) -> bool:
+        """Whether the person stopped counting the selected position."""
+        return self.position in self.stopped
 
     # What to work out next.
 
@@ -406,7 +413,7 @@ class Explorer:
         if self.tab is Tab.WALK:
             walker = self.walker
             if walker is None:
-                return WALK_TOO_BIG
+                return self._no_walk()
             moved = walker.forward() if forward else walker.back()
             if not moved:
                 return "The walk is over." if forward else "The walk is at its start."
@@ -419,7 +426,7 @@ class Explorer:
             return "Jumps to a cut are for the Alpha-beta tab (a)."
         walker = self.walker
         if walker is None:
-            return WALK_TOO_BIG
+            return self._no_walk()
         moved = walker.next_cut() if forward else walker.previous_cut()
         if not moved:
             return "The walk is over." if forward else "The walk is at its start."
@@ -522,11 +529,17 @@ class Explorer:
     def _pending_line_board(self, plies: list[Ply]) -> Board:
         return plies[-1].after if plies else self.position
 
-    def _over(self, board: Board) -> str:
+    @staticmethod
+    def _over(board: Board, then: str = "There are no moves to explore.") -> str:
+        """What a finished position is, and ``then`` what that means for the tab shown."""
         winner = board.status.winner
-        if winner is None:
-            return "The game is over here: a draw. There are no moves to explore."
-        return f"The game is over here: {winner.value} has won. There are no moves to explore."
+        result = "a draw" if winner is None else f"{winner.value} has won"
+        return f"The game is over here: {result}. {then}"
+
+    def _no_walk(self) -> str:
+        """Why the selected position has no alpha-beta walk."""
+        board = self.position
+        return self._over(board, NOTHING_TO_SEARCH) if board.is_game_over() else WALK_TOO_BIG
 
     def _line_state(self) -> LineState:
         board = self.position
@@ -544,6 +557,8 @@ class Explorer:
 
     def _count_rows(self) -> tuple[CountRow, ...]:
         board = self.position
+        if board.is_game_over():
+            return ()  # nothing is counted, so no row would ever leave "waiting"
         rows = []
         for search in (Search.MINIMAX, Search.ALPHA_BETA, Search.ENGINE):
             count = self.counts.get((board, search))
@@ -570,7 +585,7 @@ class Explorer:
     def _counts_note(self) -> str:
         board = self.position
         if board.is_game_over():
-            return self._over(board)
+            return self._over(board, NOTHING_TO_SEARCH)
         plain = self.counts.get((board, Search.MINIMAX))
         pruned = self.counts.get((board, Search.ALPHA_BETA))
         engine = self.counts.get((board, Search.ENGINE))
@@ -592,10 +607,8 @@ class Explorer:
     def _walk_lines(self) -> tuple[str, ...]:
         walker = self.walker
         board = self.position
-        if board.is_game_over():
-            return (self._over(board),)
         if walker is None:
-            return (WALK_TOO_BIG,)
+            return (self._no_walk(),)
         step = walker.current
         total = self.counts.get((board, Search.ALPHA_BETA))
         of = f" of {total.nodes:,}" if total is not None and total.finished else ""
@@ -630,6 +643,9 @@ class Explorer:
             lines.append("(Hard never gets here from the start: it is lost only after a mistake.)")
         return tuple(lines)
 
+
+NOTHING_TO_SEARCH = "There is nothing to search."
+"""What the Search and Alpha-beta tabs say on a finished position."""
 
 WALK_TOO_BIG = (
     f"The alpha-beta walk is for positions with at most {WALK_EMPTY} empty squares"

@@ -19,18 +19,20 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.message import Message
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from ttt_tui.engine import Analysis, Board, Progress, SearchCancelled
 from ttt_tui.engine.minimax import Count, CountProgress, Search
 from ttt_tui.explorer import Explorer, Tab
 from ttt_tui.screens.base import BaseScreen
+from ttt_tui.screens.game import COMFORTABLE_WIDTH
 from ttt_tui.searcher import Searcher
 from ttt_tui.widgets.best_line import BestLine
 from ttt_tui.widgets.board import GUTTER, BoardView
 from ttt_tui.widgets.explain_text import ExplainText
 from ttt_tui.widgets.explorer_board import ExplorerBoard
+from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.move_tree import MoveTree, Path
 from ttt_tui.widgets.search_counts import SearchCounts
 
@@ -90,7 +92,12 @@ class ExplorerScreen(BaseScreen[None]):
         Binding("x", "toggle_counting", "Stop count", tooltip="stop counting, or count again"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
     ]
-    AUTO_FOCUS = "MoveTree"
+    AUTO_FOCUS = ""
+    """The screen gives the tree the focus itself, and only while the tree is shown
+    (its keys must do nothing behind the "too small" message)."""
+    TOO_SMALL_ACTIONS: ClassVar[frozenset[str]] = frozenset({"close", "help"})
+    """The explorer's keys that work while the terminal is too small: the rest act on
+    the tree and the tabs, which are hidden."""
 
     DEFAULT_CSS = """
     ExplorerScreen #explorer-top {
@@ -217,7 +224,8 @@ class ExplorerScreen(BaseScreen[None]):
                 with TabPane(f"{tab.label} ({key})", id=tab.value):
                     yield panel
         yield Static(id="explorer-too-small")
-        yield Footer()
+        # The game's footer: Textual's does not redraw when its palette key is turned off.
+        yield GameFooter()
 
     def on_mount(self) -> None:
         self._check_size(self.app.size.width, self.app.size.height)
@@ -288,8 +296,6 @@ class ExplorerScreen(BaseScreen[None]):
     def _opened(self, message: MoveTree.Opened) -> None:
         path = message.path
         board = self.move_tree.position(path)
-        if board.is_game_over():
-            return
         known = self.model.analyses.get(board)
         if known is not None:
             self.move_tree.fill(path, known)
@@ -334,12 +340,12 @@ class ExplorerScreen(BaseScreen[None]):
         if self.model.tab is not Tab.SEARCH:
             self.action_tab(Tab.SEARCH.value)
             return
-        stopped = self.model.toggle_counting()
-        if stopped:
+        refusal = self.model.toggle_counting()
+        if refusal is None and self.model.counting_stopped:
             self.workers.cancel_group(self, COUNTS)
-        else:
+        elif refusal is None:
             self._count()
-        self._show()
+        self._say(refusal)
 
     def _say(self, refusal: str | None) -> None:
         if refusal is not None:
@@ -441,19 +447,40 @@ class ExplorerScreen(BaseScreen[None]):
         if event.state is WorkerState.ERROR and error is not None:
             raise error
 
-    # Size.
+    # Size, and which keys work.
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Which keys work, and show in the footer, now: while the terminal is too
+        small, only going back to the game and the help."""
+        return not self.has_class("-too-small") or action in self.TOO_SMALL_ACTIONS
 
     def on_resize(self, event: Resize) -> None:
         self._check_size(event.size.width, event.size.height)
 
     def _check_size(self, width: int, height: int) -> None:
+        footer = self.query_one(GameFooter)
+        # As on the game screen: below this width the keys keep their labels whole
+        # only without padding, and without the palette's key.
+        footer.compact = width < COMFORTABLE_WIDTH
+        footer.show_command_palette = width >= COMFORTABLE_WIDTH
         too_small = width < MIN_WIDTH or height < MIN_HEIGHT
-        self.set_class(too_small, "-too-small")
+        if too_small != self.has_class("-too-small"):
+            self.set_class(too_small, "-too-small")
+            self.refresh_bindings()
+        if too_small and self.focused is not None:
+            # The tree's own keys (arrows, Enter) must do nothing while it is hidden.
+            self.set_focus(None)
+        elif not too_small and self.focused is None:
+            self.move_tree.focus()
         if too_small:
+            # Textual's keys panel (the palette's Keys command) would cover the message.
+            self.query("HelpPanel").remove()
+            # Broken by hand into lines that fit the game's smallest terminal, so that
+            # no line wraps to leave a word alone.
             self.query_one("#explorer-too-small", Static).update(
                 f"Terminal too small: {width}x{height}.\n"
                 f"The explorer needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n\n"
-                "Enlarge the window, or press Escape to go back to the game."
+                "Enlarge the window to explore;\nEsc goes back to the game, q quits."
             )
 
 

@@ -50,7 +50,8 @@ class MoveTree(Tree[Path]):
     """The moves from the explored position, a level at a time.
 
     It holds only the nodes opened so far. Opening a node whose moves are not
-    known yet shows a "proving…" line and posts `MoveTree.Opened`; the screen
+    known yet (never a finished position, which has none) shows a "proving…" line
+    and posts `MoveTree.Opened`; the screen
     answers with `fill` once the analysis has come. Moving the cursor posts
     `MoveTree.Chosen`.
     """
@@ -155,8 +156,10 @@ class MoveTree(Tree[Path]):
         return True
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[Path]) -> None:
+        # A node that cannot open is a finished position: no moves will come for it.
+        # The screen opens the root whatever it is, so this is not Textual's check.
         path = event.node.data
-        if path is not None and path not in self._filled:
+        if path is not None and event.node.allow_expand and path not in self._filled:
             if path not in self._waiting:
                 self.waiting(path, "proving…")
             self.post_message(self.Opened(path))

@@ -30,6 +30,9 @@ class SearchCounts(Widget):
     """The comparison under the table, or what to press."""
 
     def render(self) -> Group:
+        if not self.rows:
+            # A finished position: no search runs, and the note says so.
+            return Group(Text(self.note, style="italic"))
         table = Table(box=None, padding=(0, 1), show_edge=False, expand=True)
         table.add_column("search", no_wrap=True, style="bold")
         table.add_column("positions", justify="right", no_wrap=True)
