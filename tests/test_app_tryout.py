@@ -19,6 +19,8 @@ from textual.app import App, ComposeResult
 from textual.command import CommandList, CommandPalette
 from textual.containers import VerticalScroll
 from textual.dom import NoScreen
+from textual.geometry import Size
+from textual.message import Message
 from textual.pilot import Pilot
 from textual.strip import Strip
 from textual.widgets import Button, Checkbox, DataTable, Static
@@ -367,6 +369,33 @@ async def test_ctrl_c_names_the_quit_key_that_works_where_it_is_pressed() -> Non
             "Press [b]^q[/b] to quit the app",
         ]
         assert app.is_running
+
+
+async def test_a_resize_that_arrives_out_of_order_is_put_right(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two SIGWINCHes close together: Textual's handler for the first, interrupted by
+    the second's, posted the earlier size last, and the app stayed drawn for it. The
+    app now checks each resize against the terminal's size, and takes that."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        terminal = Size(120, 40)
+        monkeypatch.setattr(app, "terminal_size", lambda: terminal)
+        posted: list[Size] = []
+        post = app.post_message
+
+        def record(message: Message) -> bool:
+            if isinstance(message, events.Resize):
+                posted.append(message.size)
+            return post(message)
+
+        monkeypatch.setattr(app, "post_message", record)
+        for _ in range(3):  # the overtaken size, as often as it comes
+            app.on_resize(events.Resize(Size(60, 20), Size(60, 20)))
+        assert posted == [terminal]  # one resize to put it right, not a stream of them
+        await until(pilot, lambda: app.screen.size == terminal, "the terminal's size")
+    assert app.return_code in (None, 0)
 
 
 # Endings ---------------------------------------------------------------------

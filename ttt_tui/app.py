@@ -8,6 +8,7 @@ import functools
 import inspect
 import random
 import re
+import shutil
 import signal
 import sys
 from collections.abc import Iterable
@@ -21,6 +22,7 @@ from textual.app import App, CommandCallback, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.events import Resize
+from textual.geometry import Size
 from textual.screen import Screen
 
 from ttt_tui import crash
@@ -121,6 +123,8 @@ class TicTacToeApp(App[None]):
         self._game_screen = GameScreen(
             self.session, self.store, ai_delay, random.Random(self.seed), self.searcher
         )
+        self._size_put_right: Size | None = None
+        """The terminal size last posted because a resize had arrived out of order."""
         self._hangup_watch: HangupWatch | None = None
         """Ends the app when its terminal, or its web server, goes without a signal."""
 
@@ -264,9 +268,31 @@ class TicTacToeApp(App[None]):
             self.push_screen(GamePalette())
 
     def on_resize(self, event: Resize) -> None:
-        """Close the command palette if the terminal shrinks below the minimum."""
+        """Close the command palette if the terminal shrinks below the minimum, and end
+        on the terminal's own size.
+
+        Textual 8.2 reads the size in its SIGWINCH handler, and a handler can be
+        interrupted by the next signal's: the later size is then posted first, and
+        the app stayed drawn for an earlier size until the window changed again (the
+        real-terminal fuzz found it after bursts of resizes). A resize that is not the
+        terminal's size now is followed by one that is, once for each such size.
+        """
         if is_too_small(*event.size) and isinstance(self.screen, CommandPalette):
             self.pop_screen()
+        size = self.terminal_size()
+        if size is None or size == event.size:
+            self._size_put_right = None
+        elif size != self._size_put_right:
+            self._size_put_right = size
+            self.post_message(Resize(size, size))
+
+    def terminal_size(self) -> Size | None:
+        """The terminal's size now, read as Textual's terminal driver reads it; None
+        when no terminal is read (under test, or in a browser)."""
+        if self.is_headless or self.is_web:
+            return None
+        width, height = shutil.get_terminal_size()
+        return Size(width or 80, height or 25)
 
     def action_help(self) -> None:
         """Show the rules and bindings."""
