@@ -11,11 +11,13 @@ import asyncio
 import tempfile
 import traceback
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from rich.style import Style
 from textual import events, messages
 from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
 from textual.command import CommandList, CommandPalette
 from textual.containers import VerticalScroll
 from textual.dom import NoScreen
@@ -54,6 +56,7 @@ from ttt_tui.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
+from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.score import Score
 from ttt_tui.widgets.sidebar import MODE_OPTIONS
@@ -396,6 +399,27 @@ async def test_a_resize_that_arrives_out_of_order_is_put_right(
         assert posted == [terminal]  # one resize to put it right, not a stream of them
         await until(pilot, lambda: app.screen.size == terminal, "the terminal's size")
     assert app.return_code in (None, 0)
+
+
+async def test_the_footer_shows_its_screen_s_keys_from_the_start() -> None:
+    """Textual's footer stays empty until its screen first says its bindings changed:
+    a dialog opened as the game started (a key typed at once) kept the game's footer
+    blank behind it, which the real-terminal fuzz saw as a screen drawn for another
+    size."""
+
+    class Bare(App[None]):
+        BINDINGS: ClassVar[list[BindingType]] = [Binding("n", "new", "New")]
+
+        def compose(self) -> ComposeResult:
+            yield Static("the screen")
+
+    app = Bare()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        footer = GameFooter()
+        await app.screen.mount(footer)  # no bindings change follows
+        await pilot.pause()
+        assert "n New" in [str(key.render()).strip() for key in footer.query(FooterKey)]
 
 
 # Endings ---------------------------------------------------------------------

@@ -20,6 +20,11 @@ class GameFooter(Footer):
 
     def __init__(self) -> None:
         super().__init__()
+        # Textual's footer stays empty until its screen first says its bindings have
+        # changed; a dialog opened before that (a key typed as the game starts) kept
+        # the game's footer blank behind it. The screen's bindings are there from the
+        # start: show them.
+        self.set_reactive(Footer._bindings_ready, True)
         self._shown: ShownKeys | None = None
         self._rebuilding = False
         """Whether a rebuild is on its way: it will read the bindings as they are then."""
