@@ -6,9 +6,9 @@ from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.geometry import Size
-from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Checkbox, Label, Static
