@@ -578,6 +578,21 @@ async def test_page_keys_before_the_palette_list_is_shown(page: str) -> None:
     assert app.return_code in (None, 0)
 
 
+@pytest.mark.parametrize("name", ["down", "up", "pagedown", "ctrl+end"])
+async def test_list_keys_while_the_palette_has_no_list(name: str) -> None:
+    """An arrow key that reached the palette while its list was not there (the
+    real-terminal fuzz met it) looked the list up all the same (NoMatches)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await open_palette(pilot)
+        await app.screen.query_one(CommandList).remove()
+        await race(pilot, key(name))
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press("escape")
+    assert app.return_code in (None, 0)
+
+
 async def test_a_click_on_a_palette_line_that_has_just_gone() -> None:
     """A click whose line was drawn before the list shrank picked a missing option
     (IndexError); it is ignored, and a click on a real option still runs it."""

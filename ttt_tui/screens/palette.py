@@ -1,7 +1,7 @@
 """The command palette: Textual's, made safe against input that races its closing.
 
 A real terminal delivers a double click, or a key and a click, in one read.
-Textual 8.2.8's palette crashed the app on four such races, all found by the
+Textual 8.2.8's palette crashed the app on such races, all found by the
 real-terminal fuzz (tests/test_terminal_fuzz.py) and each reproduced in
 tests/test_app_tryout.py:
 
@@ -14,7 +14,9 @@ tests/test_app_tryout.py:
 - a click on a line drawn just before the list changed picked an option that
   no longer existed (`IndexError` in `OptionList._on_click`);
 - its "No matches found" countdown could end while it was closing, and then
-  looked for a list that was gone (`NoMatches` for ``CommandList``).
+  looked for a list that was gone (`NoMatches` for ``CommandList``);
+- an arrow or page key that reached it while its list was not there looked the
+  list up all the same (`NoMatches` for ``CommandList`` again).
 
 The fixes reach into a few of the palette's and the option list's private
 methods; they are all here, so a Textual upgrade has one place to check.
@@ -53,6 +55,16 @@ class GamePalette(CommandPalette, BaseScreen[object]):
     def compose(self) -> ComposeResult:
         for widget in super().compose():
             yield SafeCommandList() if type(widget) is CommandList else widget
+
+    LIST_ACTIONS = frozenset({"cursor_down", "command_list"})
+    """The palette's key actions that work on its list."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The list's keys do nothing while the list is not there (not yet mounted, or
+        already removed as the palette closes)."""
+        if action in self.LIST_ACTIONS and not self.query(CommandList):
+            return False
+        return super().check_action(action, parameters)
 
     def dismiss(self, result: object = None) -> AwaitComplete:
         """Close, unless already closed: a second close would pop the screen beneath."""
