@@ -23,7 +23,7 @@ from textual.widget import Widget
 
 from ttt_tui.engine import Board, Cell, cells_of
 from ttt_tui.session import BoardState
-from ttt_tui.widgets.square import SquareLook, draw
+from ttt_tui.widgets.square import SquareLook, Wording, draw, wording
 
 EMPTY = BoardState(Board.empty(), None, False, {}, frozenset())
 """What the board shows before it is given a state."""
@@ -34,8 +34,9 @@ GUTTER = Size(2, 1)
 DRAWN_SQUARES = 200
 """How many drawn squares the board keeps (a few looks of every square of 5x5)."""
 
-SquareKey = tuple[int, SquareLook, bool, Size]
-"""What a square's lines depend on: which square, its look, the mouse over it, the board's size."""
+SquareKey = tuple[int, SquareLook, bool, Size, Wording]
+"""What a square's lines depend on: which square, its look, the mouse over it, the board's
+size, and the words the board's squares use."""
 
 TYPING_SECONDS = 1.0
 """How long after a digit the next one still adds to the number (``1``, ``6``: square 16)."""
@@ -198,6 +199,10 @@ class BoardView(Widget, can_focus=True):
         """Squares' lines as painted, by everything they depend on, the most recent last:
         a cursor going to and fro, or a square lit and unlit, is drawn once."""
         self._styles: dict[tuple[str, bool], Style] = {}
+        self._words = Wording()
+        """The words the squares were last drawn with (see `words`)."""
+        self._words_for: tuple[BoardState, int] | None = None
+        """The state and the narrowest square's width that `_words` was chosen for."""
         self._typed = 0
         """The number typed so far, while more digits may follow; 0 for none."""
         self._typed_until = 0.0
@@ -246,10 +251,21 @@ class BoardView(Widget, can_focus=True):
         looks[new] = replace(looks[new], cursor=True)
         self._show(tuple(looks))
 
+    @property
+    def words(self) -> Wording:
+        """The words every square uses: the longest that fit the narrowest square with
+        room to spare, for all the board's verdicts at once."""
+        narrowest = min(length for _, length in self._columns())
+        if self._words_for != (self.state, narrowest):
+            self._words_for = (self.state, narrowest)
+            self._words = wording(self.state.verdicts.values(), narrowest)
+        return self._words
+
     def _show(self, looks: tuple[SquareLook, ...] | None = None) -> None:
-        old = self._looks
+        old, old_words = self._looks, self._words
         self._looks = self._compute_looks() if looks is None else looks
-        if len(old) != len(self._looks):
+        # A verdict that changes the board's wording changes squares whose look did not.
+        if len(old) != len(self._looks) or self.words != old_words:
             self._drawn.clear()
             self.refresh()
             return
@@ -336,10 +352,10 @@ class BoardView(Widget, can_focus=True):
         def style(name: str) -> Style:
             return self._style(name, hover)
 
-        return draw(look, str(index + 1), width, height, style, smallest)
+        return draw(look, str(index + 1), width, height, style, self.words, smallest)
 
     def _square_lines(self, index: Cell, width: int, height: int) -> list[Strip]:
-        key = (index, self.looks[index], index == self._hover, self.content_size)
+        key = (index, self.looks[index], index == self._hover, self.content_size, self.words)
         lines = self._drawn.get(key)
         if lines is not None:
             self._drawn.move_to_end(key)
