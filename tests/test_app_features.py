@@ -8,6 +8,7 @@ waits on the clock.
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
@@ -41,7 +42,7 @@ from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.settings import BoardSize, Mode, Settings
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
-from ttt_tui.widgets.square import background, short_verdict
+from ttt_tui.widgets.square import VerdictForm, Wording, background, verdict_text, wording
 from ttt_tui.widgets.status import StatusLine
 
 # Helpers ---------------------------------------------------------------------
@@ -206,47 +207,105 @@ async def test_coach_analysis_runs_in_an_analysis_worker_off_the_ui_thread(
         assert_coach_matches_engine(pilot, screen)
 
 
+WIN_3, LOSS_10, DRAW = Verdict(Outcome.WIN, 3), Verdict(Outcome.LOSS, 10), Verdict(Outcome.DRAW, 9)
+
+
 @pytest.mark.parametrize(
-    ("verdict", "width", "label"),
+    ("verdict", "full", "short", "letter"),
     [
-        (Verdict(Outcome.WIN, 3), 20, "win in 3"),
-        (Verdict(Outcome.WIN, 3), 8, "win in 3"),
-        (Verdict(Outcome.WIN, 3), 7, "win 3"),
-        (Verdict(Outcome.WIN, 3), 5, "win 3"),
-        (Verdict(Outcome.WIN, 3), 4, "W3"),
-        (Verdict(Outcome.LOSS, 2), 9, "loss in 2"),
-        (Verdict(Outcome.LOSS, 2), 8, "loss 2"),
-        (Verdict(Outcome.LOSS, 2), 6, "loss 2"),
-        (Verdict(Outcome.LOSS, 2), 5, "L2"),
-        (Verdict(Outcome.LOSS, 2), 1, "L2"),
-        (Verdict(Outcome.DRAW, 9), 10, "draw"),
-        (Verdict(Outcome.DRAW, 9), 4, "draw"),
-        (Verdict(Outcome.DRAW, 9), 3, "D"),
+        (WIN_3, "win in 3", "win 3", "W3"),
+        (LOSS_10, "loss in 10", "loss 10", "L10"),
+        (DRAW, "draw", "draw", "D"),
+        (Verdict(Outcome.WIN, None), "win", "win", "W"),  # a 5x5 win of unknown length
     ],
 )
-def test_short_verdict_shortens_in_steps(verdict: Verdict, width: int, label: str) -> None:
-    assert short_verdict(verdict, width) == label
+def test_a_verdict_has_three_forms(verdict: Verdict, full: str, short: str, letter: str) -> None:
+    forms = [verdict_text(verdict, form) for form in VerdictForm]
+    assert forms == [full, short, letter]
 
 
-async def test_a_small_terminal_shows_short_verdicts_that_fit_their_squares() -> None:
+@pytest.mark.parametrize(
+    ("verdicts", "width", "expected"),
+    [
+        ([WIN_3, DRAW], 12, Wording(VerdictForm.FULL, "★ best", "proving…")),
+        ([WIN_3, DRAW], 10, Wording(VerdictForm.FULL, "★ best", "proving…")),
+        ([WIN_3, DRAW], 9, Wording(VerdictForm.SHORT, "★ best", "…")),
+        ([WIN_3, LOSS_10], 11, Wording(VerdictForm.SHORT, "★ best", "proving…")),
+        ([WIN_3, DRAW], 7, Wording(VerdictForm.SHORT, "★", "…")),
+        ([WIN_3, LOSS_10], 7, Wording(VerdictForm.LETTER, "★", "…")),
+        ([DRAW], 6, Wording(VerdictForm.FULL, "★", "…")),
+        ([WIN_3, DRAW], 1, Wording(VerdictForm.LETTER, "★", "…")),
+        ([], 10, Wording(VerdictForm.FULL, "★ best", "proving…")),
+    ],
+)
+def test_a_board_words_its_squares_as_its_narrowest_and_longest_allow(
+    verdicts: list[Verdict], width: int, expected: Wording
+) -> None:
+    """The longest form every verdict fits with a column to spare at each side (the
+    longest verdict decides for all); the shortest when nothing fits."""
+    assert wording(verdicts, width) == expected
+
+
+def words(pilot: Pilot[None], cell: int) -> list[str]:
+    """A square's lines of words (its verdict, its hint) as drawn, padding and all:
+    its lines less the blank ones and its number (with the cursor's marks, if there)."""
+    number = str(cell + 1)
+    lines = board_view(pilot).square_text(cell).split("\n")
+    return [line for line in lines if line.strip() not in ("", number) and "▶" not in line]
+
+
+def assert_clear_of_the_edges(pilot: Pilot[None], cells: list[int]) -> None:
+    """Every word on those squares has a blank column between it and the square's edges."""
+    for cell in cells:
+        for line in words(pilot, cell):
+            assert line.startswith(" ") and line.endswith(" "), (cell, line)
+
+
+async def test_every_square_words_its_verdict_the_same_way() -> None:
+    """X b2, O a2 at 56x16: the squares are 7, 7 and 8 columns wide; "win in 5" fits the
+    widest only, so every square says "win 5", one column clear of each edge."""
     app = make_app(settings=Settings(coach=True, mode=Mode.TWO_PLAYERS))
     async with app.run_test(size=(56, 16)) as pilot:
+        await start(pilot)
+        await play(pilot, "5", "4")
+        cells = sorted(shown_verdicts(pilot))
+        shown = {cell: [line.strip() for line in words(pilot, cell)] for cell in cells}
+        assert shown == {cell: ["draw" if cell == 5 else "win 5"] for cell in cells}
+        assert_clear_of_the_edges(pilot, cells)
+
+
+async def test_a_5x5_board_words_every_verdict_the_same_way() -> None:
+    """At 72x24 the 5x5 squares are 6 or 7 columns wide: only the shortest form (W7, D,
+    L10) leaves a column clear at each edge of every square."""
+    app = make_app(settings=Settings(coach=True, mode=Mode.TWO_PLAYERS, board=BoardSize.FIVE))
+    async with app.run_test(size=(72, 24)) as pilot:
         screen = await start(pilot)
-        assert not screen.has_class("-too-small")
-        await play(pilot, "1")
-        verdicts = shown_verdicts(pilot)
-        assert verdicts == analyze(screen.session.game.board).moves
-        labels = []
-        for cell in verdicts:
-            width = board_view(pilot).square_region(cell).width
-            label = drawn(pilot, cell).split("\n")[-1]
-            assert len(label) <= width, (cell, label, width)
-            assert label == short_verdict(verdicts[cell], width)
-            labels.append(label)
-        # O to move after X a1: only the centre draws; everything else loses in 6.
-        assert labels.count("draw") == 1
-        assert set(labels) - {"draw"} <= {"L6", "loss 6"}
-        assert "loss in 6" not in labels
+        await play(pilot, "1", "2", *"3456789")  # 1 then 2 is square 12
+        cells = sorted(shown_verdicts(pilot))
+        board = screen.session.game.board
+        assert cells == [cell for cell in range(board.size) if board[cell] is None]
+        for cell in cells:
+            [line] = words(pilot, cell)
+            assert re.fullmatch(r"[WDL]\d*", line.strip()), (cell, line)
+        assert_clear_of_the_edges(pilot, cells)
+
+
+async def test_the_explorer_s_small_board_words_every_hint_the_same_way() -> None:
+    """Its 5x5 squares are 5 or 6 columns wide: "★ best" fits none with room to spare,
+    so every best move that has a line for it shows "★", and every value its shortest
+    form (a row of squares one line high shows the value only)."""
+    app = make_app(ScriptedAI(0, 24, 4), board=BoardSize.FIVE)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play(pilot, "1", "3", "7", "1", "9", "e")
+        board = board_view(pilot)
+        best = sorted(board.state.hints)
+        assert len(best) == 6
+        hints = [line.strip() for cell in best for line in words(pilot, cell)[1:]]
+        assert hints and set(hints) == {"★"}
+        for cell in board.state.verdicts:
+            assert re.fullmatch(r"[WDL]\d*", words(pilot, cell)[0].strip()), cell
+        assert_clear_of_the_edges(pilot, sorted(board.state.verdicts))
 
 
 # Hints -----------------------------------------------------------------------

@@ -10,9 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import Grid
 from textual.geometry import Offset
+from textual.pilot import Pilot
 from textual.widget import Widget
 
 from tests.support import SIZE
@@ -111,6 +113,44 @@ async def test_a_left_click_on_a_square_chooses_it_and_nothing_else_does() -> No
         await pilot.pause()
         assert app.chosen == [0, 4, 8]
         assert board.cursor == 4  # a click chooses a square; the keyboard's cursor stays
+
+
+def from_the_driver(
+    kind: type[events.MouseEvent], at: Offset, button: int = 1
+) -> events.MouseEvent:
+    """A mouse event at a screen cell as the terminal driver posts it: to the app, which
+    makes a `Click` of a release over the widget that had the press."""
+    x, y = at
+    held = button if kind is not events.MouseMove else 0
+    return kind(None, x, y, 0, 0, held, False, False, False, screen_x=x, screen_y=y)
+
+
+async def drag(pilot: Pilot[None], button: int, *path: Offset) -> None:
+    """Press at the first offset, move through the others, release at the last."""
+    app = pilot.app
+    app.post_message(from_the_driver(events.MouseDown, path[0], button))
+    for at in path[1:]:
+        app.post_message(from_the_driver(events.MouseMove, at, button))
+    app.post_message(from_the_driver(events.MouseUp, path[-1], button))
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def test_a_square_is_chosen_only_by_a_press_and_release_on_it() -> None:
+    """As with a button: a press on one square and a release on another choose
+    nothing (the whole board is one widget, so Textual makes a Click of it), and a
+    drag that comes back to the square it began on chooses that square."""
+    app = BoardOnly()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        board = app.query_one(BoardView)
+        first, third = middle_of(board, 0), middle_of(board, 2)
+        await drag(pilot, 1, first, third)
+        await drag(pilot, 1, third, first)
+        assert app.chosen == []
+        await drag(pilot, 1, first, third, first)
+        await drag(pilot, 1, third)
+        assert app.chosen == [0, 2]
 
 
 async def test_the_mouse_lights_the_square_under_it() -> None:

@@ -21,6 +21,7 @@ from textual import events
 from textual.app import App, CommandCallback, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
+from textual.driver import Driver
 from textual.events import Resize
 from textual.geometry import Size
 from textual.screen import Screen
@@ -127,6 +128,19 @@ class TicTacToeApp(App[None]):
         """The terminal size last posted because a resize had arrived out of order."""
         self._hangup_watch: HangupWatch | None = None
         """Ends the app when its terminal, or its web server, goes without a signal."""
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver for where the app runs, except that in a terminal on Linux or
+        macOS it is one that tells the mouse's side buttons from the left button."""
+        driver = super().get_driver_class()
+        if sys.platform == "win32":
+            return driver
+        # Imported here: Textual's Linux driver, which ours extends, needs termios.
+        from textual.drivers.linux_driver import LinuxDriver
+
+        from ttt_tui.driver import SideButtonDriver
+
+        return SideButtonDriver if driver is LinuxDriver else driver
 
     def get_default_screen(self) -> Screen[None]:
         return self._game_screen

@@ -14,7 +14,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.color import Color
-from textual.events import Click, Leave, MouseMove
+from textual.events import Click, Leave, MouseDown, MouseMove
 from textual.geometry import Offset, Region, Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -23,7 +23,7 @@ from textual.widget import Widget
 
 from ttt_tui.engine import Board, Cell, cells_of
 from ttt_tui.session import BoardState
-from ttt_tui.widgets.square import SquareLook, draw
+from ttt_tui.widgets.square import SquareLook, Wording, draw, wording
 
 EMPTY = BoardState(Board.empty(), None, False, {}, frozenset())
 """What the board shows before it is given a state."""
@@ -34,8 +34,9 @@ GUTTER = Size(2, 1)
 DRAWN_SQUARES = 200
 """How many drawn squares the board keeps (a few looks of every square of 5x5)."""
 
-SquareKey = tuple[int, SquareLook, bool, Size]
-"""What a square's lines depend on: which square, its look, the mouse over it, the board's size."""
+SquareKey = tuple[int, SquareLook, bool, Size, Wording]
+"""What a square's lines depend on: which square, its look, the mouse over it, the board's
+size, and the words the board's squares use."""
 
 TYPING_SECONDS = 1.0
 """How long after a digit the next one still adds to the number (``1``, ``6``: square 16)."""
@@ -192,10 +193,16 @@ class BoardView(Widget, can_focus=True):
         self.set_reactive(BoardView.cursor, middle(state.board.n))
         self._looks: tuple[SquareLook, ...] = ()
         self._hover: Cell | None = None
+        self._pressed: Cell | None = None
+        """The square the left button went down on, until the click it begins."""
         self._drawn: OrderedDict[SquareKey, list[Strip]] = OrderedDict()
         """Squares' lines as painted, by everything they depend on, the most recent last:
         a cursor going to and fro, or a square lit and unlit, is drawn once."""
         self._styles: dict[tuple[str, bool], Style] = {}
+        self._words = Wording()
+        """The words the squares were last drawn with (see `words`)."""
+        self._words_for: tuple[BoardState, int] | None = None
+        """The state and the narrowest square's width that `_words` was chosen for."""
         self._typed = 0
         """The number typed so far, while more digits may follow; 0 for none."""
         self._typed_until = 0.0
@@ -244,10 +251,21 @@ class BoardView(Widget, can_focus=True):
         looks[new] = replace(looks[new], cursor=True)
         self._show(tuple(looks))
 
+    @property
+    def words(self) -> Wording:
+        """The words every square uses: the longest that fit the narrowest square with
+        room to spare, for all the board's verdicts at once."""
+        narrowest = min(length for _, length in self._columns())
+        if self._words_for != (self.state, narrowest):
+            self._words_for = (self.state, narrowest)
+            self._words = wording(self.state.verdicts.values(), narrowest)
+        return self._words
+
     def _show(self, looks: tuple[SquareLook, ...] | None = None) -> None:
-        old = self._looks
+        old, old_words = self._looks, self._words
         self._looks = self._compute_looks() if looks is None else looks
-        if len(old) != len(self._looks):
+        # A verdict that changes the board's wording changes squares whose look did not.
+        if len(old) != len(self._looks) or self.words != old_words:
             self._drawn.clear()
             self.refresh()
             return
@@ -334,10 +352,10 @@ class BoardView(Widget, can_focus=True):
         def style(name: str) -> Style:
             return self._style(name, hover)
 
-        return draw(look, str(index + 1), width, height, style, smallest)
+        return draw(look, str(index + 1), width, height, style, self.words, smallest)
 
     def _square_lines(self, index: Cell, width: int, height: int) -> list[Strip]:
-        key = (index, self.looks[index], index == self._hover, self.content_size)
+        key = (index, self.looks[index], index == self._hover, self.content_size, self.words)
         lines = self._drawn.get(key)
         if lines is not None:
             self._drawn.move_to_end(key)
@@ -393,12 +411,24 @@ class BoardView(Widget, can_focus=True):
                 if index is not None:
                     self._repaint(index)
 
-    def on_click(self, event: Click) -> None:
-        """A left click on a square plays there; other buttons and the gutters do nothing."""
-        event.stop()
+    def _square_under(self, event: MouseDown | Click) -> Cell | None:
         offset = event.get_content_offset(self)
-        square = None if offset is None else self.square_at(offset)
-        if event.button == 1 and square is not None:
+        return None if offset is None else self.square_at(offset)
+
+    def on_mouse_down(self, event: MouseDown) -> None:
+        self._pressed = self._square_under(event) if event.button == 1 else None
+
+    def on_click(self, event: Click) -> None:
+        """A left click on a square plays there; other buttons and the gutters do nothing.
+
+        Textual makes a click of a release over the widget the press was on, and the
+        whole board is one widget: as with a button, a square is chosen only if the
+        press was on it too, so a press that slides off to another square (or a
+        drag that meant nothing) plays nowhere.
+        """
+        event.stop()
+        square, self._pressed = self._pressed, None
+        if event.button == 1 and square is not None and square == self._square_under(event):
             # The keyboard's cursor stays where it is: the play is drawn in one
             # frame, the mark with nothing else moving.
             self._typed = 0

@@ -7,9 +7,11 @@ from the board's component classes, through the ``style`` callable.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import enum
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
@@ -20,17 +22,67 @@ Styler = Callable[[str], Style]
 """The style of a component class of the board (``"board--x"``), over the square's ground."""
 
 
-def short_verdict(verdict: Verdict, width: int) -> str:
-    """A verdict cut to fit: ``win in 3``, then ``win 3``, then ``W3``."""
-    full = str(verdict)
-    if len(full) <= width:
-        return full
-    if verdict.outcome is Outcome.DRAW:
-        return "draw" if width >= 4 else "D"
-    medium = f"{verdict.outcome.value} {verdict.plies}"
-    if len(medium) <= width:
-        return medium
-    return f"{verdict.outcome.value[0].upper()}{verdict.plies}"
+MARGIN = 1
+"""Blank columns kept between a square's words and each of its edges."""
+
+HINTS = ("★ best", "★")
+"""How a hint is worded, longest first."""
+PENDING = ("proving…", "…")
+"""How a verdict still being worked out is worded, longest first."""
+
+
+class VerdictForm(enum.Enum):
+    """How a coach's verdict is worded, longest first."""
+
+    FULL = "full"
+    """``win in 3``, ``draw``, ``loss in 2``."""
+    SHORT = "short"
+    """``win 3``, ``draw``, ``loss 2``."""
+    LETTER = "letter"
+    """``W3``, ``D``, ``L2``."""
+
+
+def verdict_text(verdict: Verdict, form: VerdictForm) -> str:
+    """A verdict worded in ``form``; a win or loss of unknown length is just ``win``,
+    ``loss`` (or ``W``, ``L``)."""
+    if form is VerdictForm.FULL:
+        return str(verdict)
+    word: str = verdict.outcome.value
+    plies = "" if verdict.outcome is Outcome.DRAW or verdict.plies is None else str(verdict.plies)
+    return f"{word} {plies}".rstrip() if form is VerdictForm.SHORT else f"{word[0].upper()}{plies}"
+
+
+@dataclass(frozen=True, slots=True)
+class Wording:
+    """The words the squares of a board use. A board chooses them once for all its
+    squares, so the same verdict reads the same on every square, and the squares a
+    column wider than the others say no more than they do."""
+
+    verdicts: VerdictForm = VerdictForm.FULL
+    """How the coach's verdicts are worded."""
+    hint: str = HINTS[0]
+    """What marks a hinted square."""
+    pending: str = PENDING[0]
+    """What stands for a verdict still being worked out."""
+
+
+def wording(verdicts: Iterable[Verdict], width: int) -> Wording:
+    """The longest words that fit a square ``width`` columns wide (the board's
+    narrowest) with `MARGIN` to spare, each verdict form chosen for all ``verdicts``
+    at once; the shortest where nothing fits."""
+    room = width - 2 * MARGIN
+
+    def fits(texts: Iterable[str]) -> bool:
+        return all(cell_len(text) <= room for text in texts)
+
+    shown = set(verdicts)
+    form = next(
+        (form for form in VerdictForm if fits(verdict_text(v, form) for v in shown)),
+        VerdictForm.LETTER,
+    )
+    hint = next((text for text in HINTS if fits([text])), HINTS[-1])
+    pending = next((text for text in PENDING if fits([text])), PENDING[-1])
+    return Wording(form, hint, pending)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,15 +127,17 @@ def draw(
     width: int,
     height: int,
     style: Styler,
+    words: Wording,
     mark_size: tuple[int, int] | None = None,
 ) -> Text:
     """The square as ``height`` lines of ``width`` cells: its content centred both ways
     on its ground (painted when `background` says so). ``label`` is the square's
-    name while it is empty (its number). A mark is drawn to fit ``mark_size``
-    (columns, rows; the square's own size if None): the board gives every square
-    the size of its smallest, so that all marks come out alike."""
+    name while it is empty (its number); its verdict, hint or pending verdict are
+    worded as ``words`` says. A mark is drawn to fit ``mark_size`` (columns, rows;
+    the square's own size if None): the board gives every square the size of its
+    smallest, so that all marks come out alike."""
     glyph_width, glyph_height = mark_size or (width, height)
-    content = _content(look, label, width, height, style, glyph_width, glyph_height)
+    content = _content(look, label, width, height, style, words, glyph_width, glyph_height)
     painted = background(look)
     return fill(content, width, height, style(painted or "board--square"))
 
@@ -116,6 +170,7 @@ def _content(
     width: int,
     height: int,
     style: Styler,
+    words: Wording,
     glyph_width: int,
     glyph_height: int,
 ) -> Text:
@@ -139,11 +194,12 @@ def _content(
     rows = [Text(label, style=style("board--number"))]
     if look.verdict is not None:
         outcome = look.verdict.outcome.value
-        rows.append(Text(short_verdict(look.verdict, width), style=style(f"board--{outcome}")))
+        verdict = verdict_text(look.verdict, words.verdicts)
+        rows.append(Text(verdict, style=style(f"board--{outcome}")))
     elif look.pending:
-        rows.append(Text("proving…" if width >= 8 else "…", style=style("board--number")))
+        rows.append(Text(words.pending, style=style("board--number")))
     if look.hint:
-        rows.append(Text("★ best" if width >= 6 else "★", style=style("board--best")))
+        rows.append(Text(words.hint, style=style("board--best")))
     if height < len(rows):
         rows = rows[1:] if look.verdict is not None or look.pending or look.hint else rows
         rows = rows[: max(height, 1)]
