@@ -456,6 +456,18 @@ async def test_the_palette_offers_undo_redo_hint_pause_and_marks() -> None:
         assert "Pause" in titles(app)
 
 
+async def test_the_palette_offers_no_maximize() -> None:
+    """Textual's Maximize, picked in the palette by typed keys (the real-terminal fuzz
+    did), filled the screen with the board on a hatching: no status, no keys."""
+    app = make_app(ScriptedAI())
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        assert app.screen.focused is not None and app.screen.focused.allow_maximize
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        assert "Maximize" not in titles
+        assert {"Keys", "Quit", "Theme"} <= titles  # Textual's other commands stay
+
+
 # Looks -----------------------------------------------------------------------
 
 

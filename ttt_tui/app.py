@@ -334,7 +334,11 @@ class TicTacToeApp(App[None]):
         return run
 
     def _commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            # Textual's Maximize: nothing here is meant to fill the screen alone; the
+            # board maximized hid the status and the game's keys behind a hatching.
+            if command.callback != screen.action_maximize:
+                yield command
         if isinstance(screen, ExplorerScreen):
             return  # the game waits under the explorer, as it was
         game, session = self._game_screen, self.session
