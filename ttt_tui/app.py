@@ -24,11 +24,13 @@ from textual.command import CommandPalette
 from textual.driver import Driver
 from textual.events import Resize
 from textual.geometry import Size
+from textual.notifications import Notify, SeverityLevel
 from textual.screen import Screen
 
 from ttt_tui import crash
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.hangup import HangupWatch, can_watch, discard_output, hung_up
+from ttt_tui.notification import Notice
 from ttt_tui.results import MODE_LABELS
 from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import GameScreen, is_too_small
@@ -250,6 +252,19 @@ class TicTacToeApp(App[None]):
             return
         self.quitting = True
         self.exit()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Textual's, with a `Notice`, whose toast cannot hang the app as it expires."""
+        timeout = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
+        self.post_message(Notify(Notice(message, title, severity, timeout, markup=markup)))
 
     def action_help_quit(self) -> None:
         """ctrl+c: say how to quit. Textual names its own ctrl+q; the footer's q quits
