@@ -293,13 +293,17 @@ async def test_the_search_tab_counts_in_the_background_and_x_stops_it() -> None:
                 break
         assert counter.started == [Search.ENGINE]
         assert explorer.count_view.rows[2].state == "counting…"
+        assert "x Stop count" in drawn_text(app).splitlines()[-1]
         await pilot.press("x")
         await settle(pilot)
         assert counter.cancelled == [Search.ENGINE]
         assert [row.state for row in explorer.count_view.rows] == ["stopped"] * 3
+        footer = drawn_text(app).splitlines()[-1]
+        assert "x Count again" in footer and "Stop count" not in footer
         counter.gate.set()
         await pilot.press("x")
         await settle(pilot)
+        assert "x Stop count" in drawn_text(app).splitlines()[-1]
         board = explorer.model.root
         assert [row.state for row in explorer.count_view.rows] == ["done"] * 3
         nodes = run_count(board, Search.ALPHA_BETA).nodes

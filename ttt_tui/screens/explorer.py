@@ -90,6 +90,7 @@ class ExplorerScreen(BaseScreen[None]):
         ),
         Binding("right_square_bracket", "jump(True)", "Cut", key_display="]", tooltip=CUT_TIP),
         Binding("x", "toggle_counting", "Stop count", tooltip="stop counting, or count again"),
+        Binding("x", "count_again", "Count again", tooltip="stop counting, or count again"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
     ]
     AUTO_FOCUS = ""
@@ -290,6 +291,7 @@ class ExplorerScreen(BaseScreen[None]):
             self.workers.cancel_group(self, COUNTS)
             self._want()
             self._count()
+            self.refresh_bindings()
             self._show()
 
     @on(MoveTree.Opened)
@@ -345,7 +347,12 @@ class ExplorerScreen(BaseScreen[None]):
             self.workers.cancel_group(self, COUNTS)
         elif refusal is None:
             self._count()
+        self.refresh_bindings()
         self._say(refusal)
+
+    def action_count_again(self) -> None:
+        """Count the selected position again (the footer's name for `x` once stopped)."""
+        self.action_toggle_counting()
 
     def _say(self, refusal: str | None) -> None:
         if refusal is not None:
@@ -451,8 +458,15 @@ class ExplorerScreen(BaseScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Which keys work, and show in the footer, now: while the terminal is too
-        small, only going back to the game and the help."""
-        return not self.has_class("-too-small") or action in self.TOO_SMALL_ACTIONS
+        small, only going back to the game and the help; `x` as "Stop count" or, on
+        a position whose counting was stopped, "Count again"."""
+        if self.has_class("-too-small") and action not in self.TOO_SMALL_ACTIONS:
+            return False
+        if action in ("toggle_counting", "count_again"):
+            # One key, named for what it does to the selected position now.
+            stopped = self.model.counting_stopped
+            return stopped if action == "count_again" else not stopped
+        return True
 
     def on_resize(self, event: Resize) -> None:
         self._check_size(event.size.width, event.size.height)
