@@ -582,12 +582,11 @@ def recognise(lines: Sequence[str], size: tuple[int, int]) -> str | None:
     stated = TOO_SMALL_SIZE.search(text)
     if stated and (int(stated[1]), int(stated[2])) != size:
         return None  # the message, drawn for another size
-    # Notifications may cover parts of the message: their lines start at a "▌"
-    # (and the keys panel's at a "▏", while it closes).
+    # Notifications may cover parts of the message: their lines start at a "▌".
     message = too_small_lines(size)
     shortest = min(6, width - 2)
     for line in lines:
-        part = line.split("▌")[0].split("▏")[0].strip()
+        part = line.split("▌")[0].strip()
         if len(part) >= shortest and any(part in text_line for text_line in message):
             return "too small"
     # A dialog cropped to the window: a whole edge of its frame across half the width

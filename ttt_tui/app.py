@@ -349,11 +349,19 @@ class TicTacToeApp(App[None]):
         return run
 
     def _commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        help_ = screen.action_help if isinstance(screen, ExplorerScreen) else self.action_help
         for command in super().get_system_commands(screen):
-            # Textual's Maximize: nothing here is meant to fill the screen alone; the
-            # board maximized hid the status and the game's keys behind a hatching.
-            if command.callback != screen.action_maximize:
-                yield command
+            if command.callback == screen.action_maximize:
+                # Nothing here is meant to fill the screen alone; the board maximized
+                # hid the status and the game's keys behind a hatching.
+                continue
+            if command.callback in (self.action_show_help_panel, self.action_hide_help_panel):
+                # Textual's keys panel, docked beside the game, squeezed it below its
+                # minimum width (the footer cut, the title shortened) and named keys
+                # without saying what they do; the help lists every key, described.
+                yield SystemCommand("Keys", "Every key and what it does (?)", help_)
+                continue
+            yield command
         if isinstance(screen, ExplorerScreen):
             return  # the game waits under the explorer, as it was
         game, session = self._game_screen, self.session

@@ -487,8 +487,6 @@ class ExplorerScreen(BaseScreen[None]):
         elif not too_small and self.focused is None:
             self.move_tree.focus()
         if too_small:
-            # Textual's keys panel (the palette's Keys command) would cover the message.
-            self.query("HelpPanel").remove()
             # Broken by hand into lines that fit the game's smallest terminal, so that
             # no line wraps to leave a word alone.
             self.query_one("#explorer-too-small", Static).update(

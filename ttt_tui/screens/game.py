@@ -433,8 +433,6 @@ class GameScreen(BaseScreen[None]):
             # Hiding the board took the focus away; its keys need it back.
             self.query_one(BoardView).focus()
         if too_small:
-            # Textual's keys panel (the palette's Keys command) would cover the message.
-            self.query("HelpPanel").remove()
             min_width, min_height = MIN_SIZES[board]
             message = (
                 f"Terminal too small: {width}x{height}.\n"
