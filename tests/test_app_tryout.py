@@ -613,6 +613,27 @@ async def test_a_double_click_outside_the_palette_closes_it_once() -> None:
     assert app.return_code in (None, 0)
 
 
+async def test_a_double_click_outside_the_theme_picker_closes_it_once() -> None:
+    """The palette's Theme command opened Textual's own palette, not the game's: a double
+    click on its background closed it twice and popped the game screen (the
+    real-terminal fuzz: ScreenStackError, seed 22)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        commands = {command.title: command for command in app.get_system_commands(app.screen)}
+        await commands["Theme"].callback()
+        await pilot.pause()
+        assert isinstance(app.screen, GamePalette)
+        x, y = outside_the_palette(app)
+        await race(pilot, *press_and_release(x, y), *press_and_release(x, y))
+        assert app.screen is screen
+        await resize(pilot, MIN_WIDTH - 1, MIN_HEIGHT)
+        await commands["Theme"].callback()
+        await pilot.pause()
+        assert app.screen is screen  # no picker below the minimum size, as no palette
+    assert app.return_code in (None, 0)
+
+
 async def test_closing_the_palette_while_it_gathers_commands() -> None:
     """Typing then clicking outside at once: the gatherer found its list gone (NoMatches)."""
     app = make_app()

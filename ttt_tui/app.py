@@ -26,6 +26,7 @@ from textual.events import Resize
 from textual.geometry import Size
 from textual.notifications import Notify, SeverityLevel
 from textual.screen import Screen
+from textual.theme import ThemeProvider
 
 from ttt_tui import crash
 from ttt_tui.engine import Difficulty, Player
@@ -295,6 +296,15 @@ class TicTacToeApp(App[None]):
             # No id (Textual gives its own "--command-palette"): a palette opened
             # while the last one is still being removed would clash with it.
             self.push_screen(GamePalette())
+
+    def search_themes(self) -> None:
+        """Textual's theme picker (the palette's Theme command), in the game's palette:
+        Textual's own closed twice on a double click and popped the game screen (the
+        real-terminal fuzz found it); and, like the palette, not below the minimum size."""
+        if not is_too_small(*self.size):
+            self.push_screen(
+                GamePalette(providers=[ThemeProvider], placeholder="Search for themes…")
+            )
 
     def on_resize(self, event: Resize) -> None:
         """Close the command palette if the terminal shrinks below the minimum, and end
