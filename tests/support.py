@@ -17,7 +17,9 @@ from typing import Any
 
 import pytest
 import textual._wait
+from textual import events
 from textual.app import App
+from textual.geometry import Offset
 from textual.pilot import Pilot
 from textual.worker import WorkerCancelled, WorkerState
 
@@ -279,13 +281,39 @@ def playing_quietly(*keys: str) -> RunBefore:
     return run_before
 
 
+def from_the_driver(
+    kind: type[events.MouseEvent], at: Offset, button: int = 1
+) -> events.MouseEvent:
+    """A mouse event at a screen cell as the terminal driver posts it: to the app, which
+    makes a `Click` of a release over the widget that had the press."""
+    x, y = at
+    held = button if kind is not events.MouseMove else 0
+    return kind(None, x, y, 0, 0, held, False, False, False, screen_x=x, screen_y=y)
+
+
+async def drag(pilot: Pilot[None], button: int, *path: Offset) -> None:
+    """Press at the first offset, move through the others, release at the last."""
+    app = pilot.app
+    app.post_message(from_the_driver(events.MouseDown, path[0], button))
+    for at in path[1:]:
+        app.post_message(from_the_driver(events.MouseMove, at, button))
+    app.post_message(from_the_driver(events.MouseUp, path[-1], button))
+    await pilot.pause()
+    await pilot.pause()
+
+
 async def click_option(pilot: Pilot[None], selector: str, label: str, button: int = 1) -> None:
     """Click the middle of an option of a segmented control, found by its label."""
     choice = pilot.app.screen.query_one(selector, Choice)
-    labels = [shown for _, shown in choice.options]
-    region = choice.option_region(labels.index(label)).translate(choice.content_offset)
-    offset = (region.x + region.width // 2, region.y)
+    offset = option_middle(choice, label) - choice.region.offset
     assert await pilot.click(selector, offset=offset, button=button)
+
+
+def option_middle(choice: Choice[Any], label: str) -> Offset:
+    """The screen cell in the middle of an option of a segmented control."""
+    labels = [shown for _, shown in choice.options]
+    region = choice.option_region(labels.index(label)).translate(choice.content_region.offset)
+    return Offset(region.x + region.width // 2, region.y)
 
 
 # Reading the screen ----------------------------------------------------------

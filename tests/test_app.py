@@ -26,9 +26,11 @@ from tests.support import (
     ScriptedAI,
     click_option,
     click_square,
+    drag,
     looks,
     make_app,
     marks,
+    option_middle,
     play,
     resize,
     selected,
@@ -198,6 +200,26 @@ async def test_a_taken_square_is_refused_with_a_notification() -> None:
 
 
 # Difficulty and mark ---------------------------------------------------------
+
+
+async def test_an_option_is_picked_only_by_a_press_and_release_on_it() -> None:
+    """As with the board's squares: a press on one option and a release on another
+    picked the one under the release (Textual makes a Click of a release over the
+    widget the press was on); now it picks nothing, and a drag that comes back to the
+    option it began on picks that option."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        difficulty = screen.query_one("#difficulty", Choice)
+        easy, hard = option_middle(difficulty, "Easy"), option_middle(difficulty, "Hard")
+        await drag(pilot, 1, easy, hard)
+        await drag(pilot, 1, hard, easy)
+        assert screen.session.settings.difficulty is Difficulty.MEDIUM
+        await drag(pilot, 1, easy, hard, easy)
+        assert screen.session.settings.difficulty is Difficulty.EASY
+        await drag(pilot, 1, hard)
+        assert screen.session.settings.difficulty is Difficulty.HARD
+        assert selected(pilot, "#difficulty") == "Hard"
 
 
 async def test_clicking_hard_sets_the_difficulty() -> None:

@@ -10,14 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.text import Text
-from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import Grid
 from textual.geometry import Offset
-from textual.pilot import Pilot
 from textual.widget import Widget
 
-from tests.support import SIZE
+from tests.support import SIZE, drag
 from ttt_tui.engine import Board, Cell
 from ttt_tui.widgets.board import GUTTER, BoardView, spans
 from ttt_tui.widgets.square import SquareLook, draw
@@ -113,27 +111,6 @@ async def test_a_left_click_on_a_square_chooses_it_and_nothing_else_does() -> No
         await pilot.pause()
         assert app.chosen == [0, 4, 8]
         assert board.cursor == 4  # a click chooses a square; the keyboard's cursor stays
-
-
-def from_the_driver(
-    kind: type[events.MouseEvent], at: Offset, button: int = 1
-) -> events.MouseEvent:
-    """A mouse event at a screen cell as the terminal driver posts it: to the app, which
-    makes a `Click` of a release over the widget that had the press."""
-    x, y = at
-    held = button if kind is not events.MouseMove else 0
-    return kind(None, x, y, 0, 0, held, False, False, False, screen_x=x, screen_y=y)
-
-
-async def drag(pilot: Pilot[None], button: int, *path: Offset) -> None:
-    """Press at the first offset, move through the others, release at the last."""
-    app = pilot.app
-    app.post_message(from_the_driver(events.MouseDown, path[0], button))
-    for at in path[1:]:
-        app.post_message(from_the_driver(events.MouseMove, at, button))
-    app.post_message(from_the_driver(events.MouseUp, path[-1], button))
-    await pilot.pause()
-    await pilot.pause()
 
 
 async def test_a_square_is_chosen_only_by_a_press_and_release_on_it() -> None:

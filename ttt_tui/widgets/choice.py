@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.events import Click
+from textual.events import Click, MouseDown
 from textual.geometry import Region
 from textual.message import Message
 from textual.widget import Widget
@@ -123,6 +123,8 @@ class Choice(Widget, Generic[E], can_focus=True):
         self.short_labels = {option[0]: option[-1] for option in options}
         """Each option's label for when its full label does not fit."""
         self._value = value
+        self._pressed: int | None = None
+        """The option the left button went down on, if it did on one."""
         if tooltip:
             self.tooltip = tooltip
 
@@ -185,14 +187,23 @@ class Choice(Widget, Generic[E], can_focus=True):
         index = values.index(self.value) if self.value in values else 0
         self._pick((index + delta) % len(values))
 
-    def on_click(self, event: Click) -> None:
-        """A left click picks the option under it; the other buttons, and clicks on
-        the title, do nothing."""
-        event.stop()
+    def _option_under(self, event: MouseDown | Click) -> int | None:
         offset = event.get_content_offset(self)
-        if event.button != 1 or offset is None:
-            return
+        if offset is None:
+            return None
         for index in range(len(self.options)):
             if self.option_region(index).contains_point(offset):
-                self._pick(index)
-                return
+                return index
+        return None
+
+    def on_mouse_down(self, event: MouseDown) -> None:
+        self._pressed = self._option_under(event) if event.button == 1 else None
+
+    def on_click(self, event: Click) -> None:
+        """A left click picks the option under it, if the button went down on that
+        option too (as with the board's squares: a press that slides to another
+        option picks nothing); the other buttons, and clicks on the title, do nothing."""
+        event.stop()
+        pressed, self._pressed = self._pressed, None
+        if event.button == 1 and pressed is not None and pressed == self._option_under(event):
+            self._pick(pressed)
