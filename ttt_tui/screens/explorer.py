@@ -26,7 +26,6 @@ from ttt_tui.engine import Analysis, Board, Progress, SearchCancelled
 from ttt_tui.engine.minimax import Count, CountProgress, Search
 from ttt_tui.explorer import Explorer, Tab
 from ttt_tui.screens.base import BaseScreen
-from ttt_tui.screens.game import COMFORTABLE_WIDTH
 from ttt_tui.searcher import Searcher
 from ttt_tui.widgets.best_line import BestLine
 from ttt_tui.widgets.board import GUTTER, BoardView
@@ -472,11 +471,7 @@ class ExplorerScreen(BaseScreen[None]):
         self._check_size(event.size.width, event.size.height)
 
     def _check_size(self, width: int, height: int) -> None:
-        footer = self.query_one(GameFooter)
-        # As on the game screen: below this width the keys keep their labels whole
-        # only without padding, and without the palette's key.
-        footer.compact = width < COMFORTABLE_WIDTH
-        footer.show_command_palette = width >= COMFORTABLE_WIDTH
+        self.query_one(GameFooter).fit(width)
         too_small = width < MIN_WIDTH or height < MIN_HEIGHT
         if too_small != self.has_class("-too-small"):
             self.set_class(too_small, "-too-small")

@@ -38,9 +38,6 @@ MIN_SIZES: dict[BoardSize, tuple[int, int]] = {
 MIN_WIDTH, MIN_HEIGHT = MIN_SIZES[BoardSize.THREE]
 """The smallest terminal any game fits: 3x3's."""
 
-COMFORTABLE_WIDTH = 80
-"""Narrowest terminal whose footer fits every key with room to spare."""
-
 
 def is_too_small(width: int, height: int, board: BoardSize = BoardSize.THREE) -> bool:
     """Whether a terminal of this size is below what the board's layout needs."""
@@ -416,11 +413,7 @@ class GameScreen(BaseScreen[None]):
         self._check_size(event.size.width, event.size.height)
 
     def _check_size(self, width: int, height: int) -> None:
-        footer = self.query_one(GameFooter)
-        # Below this width every key keeps its label whole only without padding,
-        # and without the palette's key (the help and the palette still list it).
-        footer.compact = width < COMFORTABLE_WIDTH
-        footer.show_command_palette = width >= COMFORTABLE_WIDTH
+        self.query_one(GameFooter).fit(width)
         board = self.board
         too_small = is_too_small(width, height, board)
         if too_small != self.has_class("-too-small"):

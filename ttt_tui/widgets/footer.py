@@ -6,6 +6,9 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
 
+COMFORTABLE_WIDTH = 80
+"""Narrowest terminal whose footer fits every key with room to spare."""
+
 ShownKeys = tuple[object, ...]
 """What the footer shows: each shown binding's key, label and state, and the palette key."""
 
@@ -28,6 +31,13 @@ class GameFooter(Footer):
         self._shown: ShownKeys | None = None
         self._rebuilding = False
         """Whether a rebuild is on its way: it will read the bindings as they are then."""
+
+    def fit(self, width: int) -> None:
+        """Fit the keys to a terminal this wide: below `COMFORTABLE_WIDTH` every key
+        keeps its label whole only without padding, and without the palette's key
+        (the help and the palette still list it)."""
+        self.compact = width < COMFORTABLE_WIDTH
+        self.show_command_palette = width >= COMFORTABLE_WIDTH
 
     def _keys(self, screen: Screen[object]) -> ShownKeys:
         return (
