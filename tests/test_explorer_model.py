@@ -7,7 +7,7 @@ import pytest
 
 from ttt_tui.engine import Board, analyze
 from ttt_tui.engine.minimax import Search, StepKind, alpha_beta, run_count
-from ttt_tui.explorer import WALK_TOO_BIG, Explorer, Tab
+from ttt_tui.explorer import ALL_COUNTED, WALK_TOO_BIG, Explorer, Tab
 
 
 def studied(explorer: Explorer) -> list[Board]:
@@ -148,6 +148,8 @@ def test_counts_run_on_the_search_tab_quickest_first_and_can_be_stopped() -> Non
     assert [row.search for row in rows] == [Search.MINIMAX, Search.ALPHA_BETA, Search.ENGINE]
     assert rows[0].nodes == "7,332" and all(row.state == "done" for row in rows)
     assert explorer.view().counts_note.startswith("Alpha-beta visits 8x fewer positions")
+    assert explorer.toggle_counting() == ALL_COUNTED  # done: nothing to stop or redo
+    assert not explorer.counting_stopped
     explorer.select((1,))
     assert explorer.toggle_counting() is None
     assert explorer.next_count() is None

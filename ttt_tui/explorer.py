@@ -318,6 +318,8 @@ class Explorer:
             return self._over(board, NOTHING_TO_SEARCH)
         if board in self.stopped:
             self.stopped.discard(board)
+        elif all((board, search) in self.counts for search in COUNT_ORDER):
+            return ALL_COUNTED
         else:
             self.stopped.add(board)
         return None
@@ -646,6 +648,9 @@ class Explorer:
 
 NOTHING_TO_SEARCH = "There is nothing to search."
 """What the Search and Alpha-beta tabs say on a finished position."""
+
+ALL_COUNTED = "Every search here has finished counting: there is nothing to stop."
+"""Why `x` stops nothing on a position whose three counts are done."""
 
 WALK_TOO_BIG = (
     f"The alpha-beta walk is for positions with at most {WALK_EMPTY} empty squares"
