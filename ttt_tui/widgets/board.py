@@ -14,16 +14,16 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.color import Color
-from textual.events import Click, Leave, MouseDown, MouseMove
+from textual.events import Click, Leave, MouseMove
 from textual.geometry import Offset, Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
-from textual.widget import Widget
 
 from ttt_tui.engine import Board, Cell, cells_of
 from ttt_tui.session import BoardState
 from ttt_tui.widgets.square import SquareLook, Wording, draw, wording
+from ttt_tui.widgets.targets import ClickTargets
 
 EMPTY = BoardState(Board.empty(), None, False, {}, frozenset())
 """What the board shows before it is given a state."""
@@ -62,7 +62,7 @@ def spans(total: int, count: int, gutter: int) -> tuple[tuple[int, int], ...]:
     return tuple((start, end - start) for start, end in zip(edges[::2], edges[1::2], strict=True))
 
 
-class BoardView(Widget, can_focus=True):
+class BoardView(ClickTargets[Cell], can_focus=True):
     """Shows a position, the cursor, the last move, the winning line and coach verdicts.
 
     It holds no game state of its own: the screen assigns `state`. It owns the
@@ -193,8 +193,6 @@ class BoardView(Widget, can_focus=True):
         self.set_reactive(BoardView.cursor, middle(state.board.n))
         self._looks: tuple[SquareLook, ...] = ()
         self._hover: Cell | None = None
-        self._pressed: Cell | None = None
-        """The square the left button went down on, until the click it begins."""
         self._drawn: OrderedDict[SquareKey, list[Strip]] = OrderedDict()
         """Squares' lines as painted, by everything they depend on, the most recent last:
         a cursor going to and fro, or a square lit and unlit, is drawn once."""
@@ -411,24 +409,14 @@ class BoardView(Widget, can_focus=True):
                 if index is not None:
                     self._repaint(index)
 
-    def _square_under(self, event: MouseDown | Click) -> Cell | None:
-        offset = event.get_content_offset(self)
-        return None if offset is None else self.square_at(offset)
-
-    def on_mouse_down(self, event: MouseDown) -> None:
-        self._pressed = self._square_under(event) if event.button == 1 else None
+    def target_at(self, offset: Offset) -> Cell | None:
+        return self.square_at(offset)
 
     def on_click(self, event: Click) -> None:
-        """A left click on a square plays there; other buttons and the gutters do nothing.
-
-        Textual makes a click of a release over the widget the press was on, and the
-        whole board is one widget: as with a button, a square is chosen only if the
-        press was on it too, so a press that slides off to another square (or a
-        drag that meant nothing) plays nowhere.
-        """
-        event.stop()
-        square, self._pressed = self._pressed, None
-        if event.button == 1 and square is not None and square == self._square_under(event):
+        """A left click on a square plays there (the press on it too: `ClickTargets`);
+        other buttons and the gutters do nothing."""
+        square = self.clicked(event)
+        if square is not None:
             # The keyboard's cursor stays where it is: the play is drawn in one
             # frame, the mark with nothing else moving.
             self._typed = 0

@@ -8,16 +8,17 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.events import Click, MouseDown
-from textual.geometry import Region
+from textual.events import Click
+from textual.geometry import Offset, Region
 from textual.message import Message
-from textual.widget import Widget
+
+from ttt_tui.widgets.targets import ClickTargets
 
 E = TypeVar("E", bound=enum.Enum)
 """The kind of value a choice picks from, e.g. `Difficulty`."""
 
 
-class Choice(Widget, Generic[E], can_focus=True):
+class Choice(ClickTargets[int], Generic[E], can_focus=True):
     """Options in a row, one selected, under a title. Posts `Choice.Changed` when the
     user picks one.
 
@@ -123,8 +124,6 @@ class Choice(Widget, Generic[E], can_focus=True):
         self.short_labels = {option[0]: option[-1] for option in options}
         """Each option's label for when its full label does not fit."""
         self._value = value
-        self._pressed: int | None = None
-        """The option the left button went down on, if it did on one."""
         if tooltip:
             self.tooltip = tooltip
 
@@ -187,23 +186,14 @@ class Choice(Widget, Generic[E], can_focus=True):
         index = values.index(self.value) if self.value in values else 0
         self._pick((index + delta) % len(values))
 
-    def _option_under(self, event: MouseDown | Click) -> int | None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return None
-        for index in range(len(self.options)):
-            if self.option_region(index).contains_point(offset):
-                return index
-        return None
-
-    def on_mouse_down(self, event: MouseDown) -> None:
-        self._pressed = self._option_under(event) if event.button == 1 else None
+    def target_at(self, offset: Offset) -> int | None:
+        """The index of the option at an offset in the content area, if any."""
+        options = range(len(self.options))
+        return next((i for i in options if self.option_region(i).contains_point(offset)), None)
 
     def on_click(self, event: Click) -> None:
-        """A left click picks the option under it, if the button went down on that
-        option too (as with the board's squares: a press that slides to another
-        option picks nothing); the other buttons, and clicks on the title, do nothing."""
-        event.stop()
-        pressed, self._pressed = self._pressed, None
-        if event.button == 1 and pressed is not None and pressed == self._option_under(event):
-            self._pick(pressed)
+        """A left click picks the option under it (the press on it too: `ClickTargets`);
+        the other buttons, and clicks on the title, do nothing."""
+        index = self.clicked(event)
+        if index is not None:
+            self._pick(index)
