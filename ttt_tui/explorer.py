@@ -318,7 +318,7 @@ class Explorer:
             return self._over(board, NOTHING_TO_SEARCH)
         if board in self.stopped:
             self.stopped.discard(board)
-        elif all((board, search) in self.counts for search in COUNT_ORDER):
+        elif self._uncounted(board) is None:
             return ALL_COUNTED
         else:
             self.stopped.add(board)
@@ -371,6 +371,10 @@ class Explorer:
             return None
         if board in self.stopped:
             return None
+        return self._uncounted(board)
+
+    def _uncounted(self, board: Board) -> Search | None:
+        """The first search, in the order they are counted, not yet counted on ``board``."""
         return next((s for s in COUNT_ORDER if (board, s) not in self.counts), None)
 
     # Stepping.
