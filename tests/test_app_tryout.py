@@ -23,7 +23,7 @@ from textual.binding import Binding, BindingType
 from textual.command import CommandList, CommandPalette
 from textual.containers import VerticalScroll
 from textual.dom import NoScreen
-from textual.geometry import Size
+from textual.geometry import Offset, Size
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.strip import Strip
@@ -40,6 +40,7 @@ from tests.support import (
     click_option,
     click_square,
     drawn_text,
+    from_the_driver,
     make_app,
     play,
     resize,
@@ -91,11 +92,6 @@ async def footer_keys(pilot: Pilot[None]) -> list[str]:
 
 
 # Crashes ---------------------------------------------------------------------
-
-
-def mouse_down(x: int, y: int, button: int = 1) -> events.MouseDown:
-    """A mouse-down as the terminal driver posts it, at a screen cell."""
-    return events.MouseDown(None, x, y, 0, 0, button, False, False, False, screen_x=x, screen_y=y)
 
 
 TOAST_ON_ITS_WAY_OUT = """
@@ -152,7 +148,7 @@ async def test_mouse_down_over_a_toast_being_removed() -> None:
         [toast] = screen.query("Toast")
         region = toast.region
         await toast.remove()
-        app.post_message(mouse_down(region.x + 1, region.y + 1))
+        app.post_message(from_the_driver(events.MouseDown, region.offset + (1, 1)))
         await pilot.pause()
         assert app.is_running
     assert app.return_code is None or app.return_code == 0
@@ -572,8 +568,7 @@ async def test_the_stats_table_shows_every_column(
 
 def press_and_release(x: int, y: int) -> list[events.Event]:
     """A left click as the driver delivers it: a press, then a release."""
-    up = events.MouseUp(None, x, y, 0, 0, 1, False, False, False, screen_x=x, screen_y=y)
-    return [mouse_down(x, y), up]
+    return [from_the_driver(kind, Offset(x, y)) for kind in (events.MouseDown, events.MouseUp)]
 
 
 async def race(pilot: Pilot[None], *burst: events.Event) -> None:
