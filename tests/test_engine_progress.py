@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pickle
 import random
+import threading
 
 import pytest
 
 from ttt_tui.engine import (
+    Analysis,
     Board,
     Difficulty,
     Outcome,
@@ -155,3 +157,35 @@ def test_a_length_over_budget_is_reported_as_unknown(monkeypatch: pytest.MonkeyP
     report = cli.position_report(Board.parse(position))
     assert any(move["plies"] is None for move in report["moves"])
     solver.clear_tables()
+
+
+def test_searches_in_two_threads_on_one_board_size_keep_to_their_own_stops() -> None:
+    """The solver of a board size is shared by every search on it, and so was its
+    hook for the search's stop and node budget: a second thread's search, cancelled
+    as it began, cancelled the first one instead (and a budget ran out the same way,
+    where nothing caught it: the Pilot fuzz met `_OverBudget` out of `analyze`).
+    Searches on one solver now run one at a time; each sees only its own stop."""
+    solver.clear_tables()
+    table = _solver(CENTRE)
+    started = threading.Event()
+    first: list[object] = []
+
+    def first_search() -> None:
+        def note_progress(_: Progress) -> None:
+            started.set()
+
+        try:
+            first.append(analyze(CENTRE, progress=note_progress))
+        except Exception as error:  # noqa: BLE001 - whatever it is, the test reports it
+            first.append(error)
+
+    thread = threading.Thread(target=first_search)
+    thread.start()
+    assert started.wait(30), "the first search reported no progress"
+    assert table.tick is not None  # the first search is under way
+    with pytest.raises(SearchCancelled, match="the caller cancelled the search"):
+        analyze(CENTRE.play(0), cancelled=lambda: True)
+    thread.join(60)
+    [result] = first
+    assert isinstance(result, Analysis), result
+    assert result.value == Verdict(Outcome.DRAW, 24)

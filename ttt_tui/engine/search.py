@@ -253,7 +253,14 @@ class _OverBudget(Stop):
 
 
 class _Run:
-    """The bookkeeping of one public call: node counts, cancellation and progress."""
+    """The bookkeeping of one public call: node counts, cancellation and progress.
+
+    The solver of a board size, its tables and its hook for the running search
+    (`Solver.tick`) are shared by every search on that size, so a run holds the
+    solver's lock from start to end: searches from two threads (the coach's and
+    the computer's, in a `ThreadSearcher`) take turns, as they do in the search
+    process, and each sees only its own stop and budget.
+    """
 
     def __init__(
         self,
@@ -264,9 +271,10 @@ class _Run:
         self.solver = solver
         self.cancelled = cancelled
         self.progress = progress
-        self.start = now()
-        self.first_node = solver.nodes
-        self.last_report = self.start
+        self.start = self.last_report = 0.0
+        """When the run began, and last reported progress (set once it holds the solver)."""
+        self.first_node = 0
+        """The solver's node count as the run began."""
         self.stage = "searching"
         self.depth: int | None = None
         self.best: Cell | None = None
@@ -280,13 +288,18 @@ class _Run:
         return self.solver.nodes - self.first_node
 
     def __enter__(self) -> _Run:
-        self.solver.tick = self.tick
+        self.solver.lock.acquire()
         if self.cancelled is not None and self.cancelled():
+            self.solver.lock.release()
             raise SearchCancelled("the caller cancelled the search")
+        self.start = self.last_report = now()
+        self.first_node = self.solver.nodes
+        self.solver.tick = self.tick
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.solver.tick = None
+        self.solver.lock.release()
 
     def tick(self) -> None:
         """Called by the solver every 256 nodes."""

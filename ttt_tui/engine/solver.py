@@ -29,6 +29,7 @@ What keeps the search small, each sound on its own:
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
@@ -78,6 +79,9 @@ class Solver:
         """Finished analyses by position, kept by `ttt_tui.engine.search`."""
         self.nodes = 0
         self.tick: Callable[[], None] | None = None
+        """What the running search does every 256 nodes (`ttt_tui.engine.search`)."""
+        self.lock = threading.Lock()
+        """Held by the running search: one search at a time uses the tables and `tick`."""
         self.perms = _symmetries(n)
         self._sym_tables = _chunk_tables(self.perms, self.size)
         self.or_node, self.and_node = self._build()
