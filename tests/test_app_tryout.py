@@ -629,6 +629,26 @@ async def test_a_double_click_outside_the_theme_picker_closes_it_once() -> None:
     assert app.return_code in (None, 0)
 
 
+async def test_the_palette_closed_by_a_shrink_before_it_mounted() -> None:
+    """ctrl+p, then a shrink below the minimum size before the palette had mounted: the
+    app closed it (as it does below the minimum), and its mount then looked for the
+    screen under it one place too far down the stack (IndexError; the real-terminal
+    fuzz, seed 13)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        app.action_command_palette()
+        assert isinstance(app.screen, GamePalette)  # pushed, not yet mounted
+        small = Size(MIN_WIDTH - 1, MIN_HEIGHT)
+        app.on_resize(events.Resize(small, small))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.screen is screen
+        await open_palette(pilot)  # and it opens as ever afterwards
+        await pilot.press("escape")
+    assert app.return_code in (None, 0)
+
+
 async def test_closing_the_palette_while_it_gathers_commands() -> None:
     """Typing then clicking outside at once: the gatherer found its list gone (NoMatches)."""
     app = make_app()

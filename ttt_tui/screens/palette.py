@@ -17,6 +17,9 @@ tests/test_app_tryout.py:
   looked for a list that was gone (`NoMatches` for ``CommandList``);
 - an arrow or page key that reached it while its list was not there looked the
   list up all the same (`NoMatches` for ``CommandList`` again).
+- closed before it had mounted (the terminal shrank below the minimum size as
+  it opened), its mount looked for the screen under it past the end of the
+  stack (`IndexError` in `CommandPalette._on_mount`).
 
 The fixes reach into a few of the palette's and the option list's private
 methods; they are all here, so a Textual upgrade has one place to check.
@@ -55,6 +58,12 @@ class GamePalette(CommandPalette, BaseScreen[object]):
     def compose(self) -> ComposeResult:
         for widget in super().compose():
             yield SafeCommandList() if type(widget) is CommandList else widget
+
+    def _on_mount(self, event: events.Mount) -> None:
+        """Textual's mount, unless the palette was closed before it mounted: it looks
+        for the screen under it one place down the stack, which is then past the end."""
+        if self not in self.app.screen_stack:
+            event.prevent_default()  # Textual's `CommandPalette._on_mount` does not run
 
     LIST_ACTIONS = frozenset({"cursor_down", "command_list"})
     """The palette's key actions that work on its list."""
