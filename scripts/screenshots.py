@@ -31,8 +31,8 @@ from textual.worker import WorkerCancelled  # noqa: E402
 
 from ttt_tui.app import TicTacToeApp  # noqa: E402
 from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty  # noqa: E402
-from ttt_tui.searcher import ThreadSearcher  # noqa: E402
-from ttt_tui.settings import BoardSize  # noqa: E402
+from ttt_tui.play.settings import BoardSize  # noqa: E402
+from ttt_tui.search.client import ThreadSearcher  # noqa: E402
 
 MoveChooser = Callable[[Board, Difficulty, random.Random, CancelCheck | None], Cell]
 

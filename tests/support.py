@@ -35,10 +35,10 @@ from ttt_tui.engine import (
     analyze,
     choose_move,
 )
+from ttt_tui.play.session import Changed, Session
+from ttt_tui.play.settings import Settings
 from ttt_tui.screens.game import GameScreen
-from ttt_tui.searcher import Analyzer, MoveChooser, ThreadSearcher
-from ttt_tui.session import Changed, Session
-from ttt_tui.settings import Settings
+from ttt_tui.search.client import Analyzer, MoveChooser, ThreadSearcher
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.square import SquareLook

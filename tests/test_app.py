@@ -49,10 +49,9 @@ from ttt_tui.engine import (
     SearchCancelled,
     analyze,
 )
-from ttt_tui.messages import AnalysisReady
+from ttt_tui.play.settings import Mode, Settings
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.help import HelpScreen
-from ttt_tui.settings import Mode, Settings
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.square import background
@@ -768,12 +767,12 @@ async def test_a_coach_analysis_that_lands_after_a_move_is_dropped(
         # The moment the worker posts its analysis, before the screen reads it, X
         # plays (as a click does): the analysis reaches the screen after the move,
         # the worst moment for it.
-        posted: list[AnalysisReady] = []
+        posted: list[GameScreen.AnalysisReady] = []
         post = screen.post_message
 
         def noting_post(message: Message) -> bool:
             queued = post(message)
-            if isinstance(message, AnalysisReady):
+            if isinstance(message, GameScreen.AnalysisReady):
                 posted.append(message)
                 if len(posted) == 1:
                     screen.apply(screen.session.play(0))

@@ -21,9 +21,9 @@ from tests.support import (
     start,
 )
 from ttt_tui.engine import Board, Difficulty, analyze
+from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.screens.game import MIN_SIZES, GameScreen
 from ttt_tui.screens.stats import StatsScreen
-from ttt_tui.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import Store
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History

@@ -37,9 +37,9 @@ from tests.support import (
     start_blocked,
 )
 from ttt_tui.engine import Board, CancelCheck, Difficulty, Outcome, Player, Verdict, analyze
-from ttt_tui.results import Result
+from ttt_tui.play.results import Result
+from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
-from ttt_tui.settings import BoardSize, Mode, Settings
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.square import VerdictForm, Wording, background, verdict_text, wording

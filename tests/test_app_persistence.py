@@ -25,14 +25,15 @@ from tests.support import (
     start,
 )
 from tests.support import play as play_keys
-from ttt_tui.__main__ import build_parser, play
+from ttt_tui.__main__ import build_parser
 from ttt_tui.app import TicTacToeApp
+from ttt_tui.commands.play import main as play
 from ttt_tui.engine import Difficulty, Player
+from ttt_tui.play.settings import Mode, Settings
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.stats import StatsScreen
-from ttt_tui.searcher import ThreadSearcher
-from ttt_tui.settings import Mode, Settings
+from ttt_tui.search.client import ThreadSearcher
 from ttt_tui.storage import (
     GAMES_FILE,
     SETTINGS_FILE,
@@ -402,7 +403,7 @@ def test_no_save_on_the_command_line_turns_saving_off(
 
     monkeypatch.setattr(TicTacToeApp, "run", fake_run)
     # pytest's stdout is no terminal; the check for one is not what is tested here.
-    monkeypatch.setattr("ttt_tui.__main__.terminal_problem", lambda: None)
+    monkeypatch.setattr("ttt_tui.commands.play.terminal_problem", lambda: None)
     assert play(parser.parse_args(["--no-save"])) == 0
     assert play(parser.parse_args([])) == 0
     assert [s.saving for s in stores] == [False, True]

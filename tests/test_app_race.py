@@ -23,9 +23,8 @@ from textual.pilot import Pilot
 from tests.support import SIZE, StaleWatch, marks, settle, start
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty, Player, SearchCancelled
-from ttt_tui.messages import AIMoved
 from ttt_tui.screens.game import GameScreen
-from ttt_tui.searcher import ThreadSearcher
+from ttt_tui.search.client import ThreadSearcher
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.status import StatusLine
 
@@ -123,7 +122,7 @@ class PostWatch:
 
         def post_message(message: Message) -> bool:
             queued = original(message)
-            if isinstance(message, AIMoved) and self.change is not None:
+            if isinstance(message, GameScreen.AIMoved) and self.change is not None:
                 change, self.change = self.change, None
                 change()
                 self.changed = True

@@ -11,8 +11,8 @@ from tests.support import SIZE, StaleWatch, settle, start
 from tests.test_app_race import HeldAI, PostWatch
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Board, Difficulty
-from ttt_tui.searcher import ThreadSearcher
-from ttt_tui.settings import BoardSize
+from ttt_tui.play.settings import BoardSize
+from ttt_tui.search.client import ThreadSearcher
 
 
 def make_app(ai: HeldAI, board: BoardSize) -> TicTacToeApp:

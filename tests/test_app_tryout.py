@@ -50,13 +50,13 @@ from tests.support import (
     until,
 )
 from ttt_tui.app import TicTacToeApp, escape_then
+from ttt_tui.compat.palette import GamePalette, SafeCommandList
 from ttt_tui.engine import Difficulty, Player
+from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.help import HelpScreen
-from ttt_tui.screens.palette import GamePalette, SafeCommandList
 from ttt_tui.screens.stats import COLUMNS, SHORT_COLUMNS, StatsScreen
-from ttt_tui.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice

@@ -29,12 +29,12 @@ from textual.widgets import DataTable, Static
 from tests.support import SIZE, Notes, Notice, resize, settle, shown_marks, start
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Difficulty, Player
-from ttt_tui.results import Result
+from ttt_tui.play.results import Result
+from ttt_tui.play.settings import Mode, Settings
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.stats import StatsScreen
-from ttt_tui.searcher import ThreadSearcher
-from ttt_tui.settings import Mode, Settings
-from ttt_tui.storage import GameRecord, Store
+from ttt_tui.search.client import ThreadSearcher
+from ttt_tui.storage import GameRecord, Store, settings_json
 from ttt_tui.widgets.board import BoardView
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -459,7 +459,7 @@ class Damage:
     """Where the file ends: "moved aside" (NAME.corrupt-*), "left alone" (newer) or "kept"."""
 
 
-SETTINGS_BYTES = (json.dumps(SEEDED_SETTINGS.to_json(), indent=2) + "\n").encode()
+SETTINGS_BYTES = (json.dumps(settings_json(SEEDED_SETTINGS), indent=2) + "\n").encode()
 STATS_BYTES = b'{\n  "version": 1,\n  "counts": {\n    "human_vs_ai/easy": {"win": 1, "draw": 1}\n'
 GAME_LINE = (
     '{"version":1,"started":"2026-11-22T06:15:00+00:00","ended":"2026-11-22T06:15:30+00:00",'
@@ -690,7 +690,7 @@ async def test_settings_with_a_bad_field(tmp_path: Path, content: bytes, problem
     [aside] = [name for name in after if re.fullmatch(r"settings\.json" + CORRUPT_NAME, name)]
     assert after[aside] == content
     assert aside in notice
-    assert json.loads(after["settings.json"]) == SEEDED_SETTINGS.to_json()
+    assert json.loads(after["settings.json"]) == settings_json(SEEDED_SETTINGS)
     assert after["games.jsonl"].startswith(before["games.jsonl"])
     assert stats_counted(data) == 2 + 1
 

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from ttt_tui.devtools import bare_app, bench, report, uibench
-from ttt_tui.devtools.bare_app import BareApp
+from tools import bare_app, bench, report, uibench
+from tools.bare_app import BareApp
 from ttt_tui.engine import Board, Status, analyze
 
 
@@ -116,8 +116,7 @@ def test_format_ratio(baseline: float, seconds: float, text: str) -> None:
 
 def test_bench_imports_no_ui() -> None:
     code = (
-        "import sys, ttt_tui.devtools.bench; "
-        "print(sorted(m for m in ('textual', 'rich') if m in sys.modules))"
+        "import sys, tools.bench; print(sorted(m for m in ('textual', 'rich') if m in sys.modules))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

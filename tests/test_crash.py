@@ -25,10 +25,9 @@ from typing import Any
 import pytest
 
 from tests.support import SIZE, make_app
-from ttt_tui import crash
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty
-from ttt_tui.storage import Store
+from ttt_tui.storage import Store, crash
 
 ROOT = Path(__file__).resolve().parents[1]
 DEADLINE = 20.0
@@ -46,7 +45,7 @@ import sys
 
 import ttt_tui.app as app_module
 from ttt_tui.__main__ import main
-from ttt_tui.searcher import ThreadSearcher
+from ttt_tui.search.client import ThreadSearcher
 
 
 def fail(board, difficulty, rng, cancelled=None):

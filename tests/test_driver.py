@@ -16,7 +16,7 @@ from textual.drivers.linux_driver import LinuxDriver
 
 from tests.support import make_app
 from tests.test_exits import game_in_a_terminal, records, wait_until
-from ttt_tui.driver import SideButtonDriver, SideButtonParser
+from ttt_tui.compat.driver import SideButtonDriver, SideButtonParser
 
 
 def sgr(code: int, cell: tuple[int, int], press: bool = True) -> bytes:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from ttt_tui.devtools import book
+from tools import book
 from ttt_tui.engine import Board, Difficulty, choose_move, opening, solver
 from ttt_tui.engine.search import _book_entry, _sides, _solver
 

@@ -133,7 +133,7 @@ def test_results_cross_a_process_boundary() -> None:
 
 def test_a_length_over_budget_is_reported_as_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
     """On 5x5 a win whose length costs too much is "win", plies None: never a guess."""
-    from ttt_tui import cli
+    from ttt_tui.commands import analyze as cli
     from ttt_tui.engine import search
 
     # X to move, a win in 3; some moves' lengths take more than one check (256 nodes)

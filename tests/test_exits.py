@@ -23,7 +23,7 @@ from tests.support import SIZE, ScriptedAI, settle, start
 from tests.support import play as play_keys
 from tests.test_terminal_fuzz import Terminal
 from ttt_tui.app import TicTacToeApp
-from ttt_tui.searcher import ThreadSearcher
+from ttt_tui.search.client import ThreadSearcher
 from ttt_tui.storage import GAMES_FILE, Store
 
 ROOT = Path(__file__).resolve().parents[1]

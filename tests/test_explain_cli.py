@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.test_cli import IN_PROGRESS_KEYS, json_lines, ttt
-from ttt_tui.cli import run_analyze
+from ttt_tui.commands.analyze import run_analyze
 from ttt_tui.engine import Board, analyze, minimax
 from ttt_tui.engine.minimax import Search, run_count
 

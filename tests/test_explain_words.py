@@ -14,7 +14,7 @@ import pytest
 from tests.test_explain_minimax import LONG, every_3x3_position, long_only, sample_3x3
 from ttt_tui.engine import Board, Outcome, Player, Verdict, analyze, cells_of, coordinate
 from ttt_tui.engine.minimax import Count, Estimate, Search, StepKind, walk
-from ttt_tui.explainer import (
+from ttt_tui.teach.explain import (
     at_least,
     best_line,
     big_number,

@@ -48,11 +48,11 @@ from ttt_tui.engine.minimax import (
     position_at,
     run_count,
 )
-from ttt_tui.explorer import Tab
 from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.help import HelpScreen
-from ttt_tui.searcher import SearchProcess, ThreadSearcher
+from ttt_tui.search.client import SearchProcess, ThreadSearcher
+from ttt_tui.teach.explorer import Tab
 from ttt_tui.widgets.board import BoardView
 
 NEAR_END_5X5 = Board.parse("XOXXO/O.X../OOX../OX..X/.OOXX")

@@ -7,7 +7,7 @@ import pytest
 
 from ttt_tui.engine import Board, analyze
 from ttt_tui.engine.minimax import Search, StepKind, alpha_beta, run_count
-from ttt_tui.explorer import ALL_COUNTED, WALK_TOO_BIG, Explorer, Tab
+from ttt_tui.teach.explorer import ALL_COUNTED, WALK_TOO_BIG, Explorer, Tab
 
 
 def studied(explorer: Explorer) -> list[Board]:

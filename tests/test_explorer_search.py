@@ -10,7 +10,7 @@ import pytest
 
 from ttt_tui.engine import Board, Difficulty, analyze
 from ttt_tui.engine.minimax import CountProgress, Search, run_count
-from ttt_tui.searcher import SearchProcess, ThreadSearcher
+from ttt_tui.search.client import SearchProcess, ThreadSearcher
 
 LONG_COUNT = Board.parse("X...O......X....")
 """A 4x4 position plain minimax cannot finish: it counts to its budget, seconds of work."""

@@ -65,13 +65,12 @@ from ttt_tui.engine import (
     cells_of,
     choose_move,
 )
-from ttt_tui.game import Game
-from ttt_tui.messages import AIMoved
-from ttt_tui.results import OUTCOME_LABELS, Result, outcomes_for
+from ttt_tui.play.game import Game
+from ttt_tui.play.results import OUTCOME_LABELS, Result, outcomes_for
+from ttt_tui.play.session import AnalysisRequest, MoveRequest, Session, status_text
+from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.screens.game import MIN_SIZES, GameScreen, is_too_small
-from ttt_tui.searcher import Analyzer, ThreadSearcher
-from ttt_tui.session import AnalysisRequest, MoveRequest, Session, status_text
-from ttt_tui.settings import BoardSize, Mode, Settings
+from ttt_tui.search.client import Analyzer, ThreadSearcher
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
@@ -1244,7 +1243,7 @@ async def test_the_checks_catch_a_computer_move_nobody_asked_for(
         # A new turn with no thought started for it; then a move arrives for it.
         screen.apply(screen.session.set_paused(True))
         screen.session.paused = False
-        screen.post_message(AIMoved(screen.session.token, 8, Difficulty.MEDIUM))
+        screen.post_message(GameScreen.AIMoved(screen.session.token, 8, Difficulty.MEDIUM))
         await fuzzer.pilot.pause()
         assert screen.session.game.moves == [8]
         assert any("computed for None" in p for p in fuzzer.problems())

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ttt_tui.engine import Difficulty, IllegalMoveError, Player
-from ttt_tui.game import Game
-from ttt_tui.settings import Mode
+from ttt_tui.play.game import Game
+from ttt_tui.play.settings import Mode
 
 EASY, MEDIUM, HARD = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
 

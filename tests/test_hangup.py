@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from ttt_tui.hangup import HangupWatch, can_watch, hung_up
+from ttt_tui.compat.hangup import HangupWatch, can_watch, hung_up
 
 pytestmark = pytest.mark.skipif(not can_watch(), reason="poll() is POSIX")
 

@@ -1,24 +1,127 @@
-"""The layers hold: the headless modules load no UI, and no module imports upward.
+"""The layers hold: the pure folders load no UI, and no module imports upward.
 
-Importing a headless module in a fresh interpreter must pull in neither Textual
-nor Rich, and importing the storage must pull in nothing of the game or the UI.
-Within the lower layers, each module's own import statements are read (the
-storage package's ``__init__`` loads all of it, so only the source can show
-that ``files`` stands alone).
+The layers are the package's folders, read from the tree itself: every module in
+a folder is covered without a list to keep. Each layer may import only itself and
+the layers below it (`LAYERS`, lowest first); the pure ones load neither Textual
+nor Rich. What the wheel holds imports no developer tool and no test-only package.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 UI_PACKAGES = ("textual", "rich")
 
-PACKAGE = Path(__file__).resolve().parents[1] / "ttt_tui"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "ttt_tui"
+
+LAYERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+    ("engine", (), True),
+    ("play", ("engine",), True),
+    ("teach", ("engine", "play"), True),
+    ("storage", ("engine", "play"), True),
+    ("search", ("engine",), True),
+    ("compat", (), False),
+    ("widgets", ("engine", "play", "teach", "compat"), False),
+    ("screens", ("engine", "play", "teach", "storage", "search", "compat", "widgets"), False),
+    ("app", ("engine", "play", "storage", "search", "compat", "widgets", "screens"), False),
+    ("commands", ("engine", "play", "teach", "storage", "compat", "app"), False),
+    (
+        "__main__",
+        ("engine", "play", "storage", "commands"),
+        True,
+    ),
+)
+"""Each layer (a folder of the package, or a module at its root), what it may import
+besides itself, and whether it is pure (loads no Textual or Rich). Lowest first:
+every layer may import only layers listed before it. ``ttt_tui`` itself (the
+version) may be imported from anywhere."""
+
+LAYER_NAMES = [name for name, _, _ in LAYERS]
+
+
+def layer_of(path: Path) -> str:
+    """The layer of a file of the package: its folder, or its own name at the root."""
+    parts = path.relative_to(PACKAGE).parts
+    return parts[0] if len(parts) > 1 else parts[0].removesuffix(".py")
+
+
+def module_name(path: Path) -> str:
+    """The dotted name of a file: ``screens/game.py`` is ``ttt_tui.screens.game``."""
+    parts = ["ttt_tui", *path.relative_to(PACKAGE).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+SOURCES = sorted(PACKAGE.rglob("*.py"))
+"""Every source file of the package."""
+
+LAYERED = [path for path in SOURCES if path != PACKAGE / "__init__.py"]
+"""Every file that belongs to a layer: all but the package's own ``__init__``."""
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module the import statements of the file at ``path`` name, anywhere in it."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, f"{path.name}: relative import; the house uses absolute ones"
+            assert node.module is not None
+            names.add(node.module)
+            # ``from ttt_tui.storage import files`` imports a module by its name.
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def layers_imported(path: Path) -> set[str]:
+    """The layers of ttt_tui that the file at ``path`` imports from."""
+    layers = set()
+    for name in imports_of(path):
+        parts = name.split(".")
+        if parts[0] == "ttt_tui" and len(parts) > 1 and parts[1] in LAYER_NAMES:
+            layers.add(parts[1])
+    return layers
+
+
+def test_every_file_is_in_a_layer() -> None:
+    """No module sits at the root or in a folder the layers do not name: the root holds
+    the entry points only."""
+    assert {layer_of(path) for path in LAYERED} == set(LAYER_NAMES)
+
+
+def test_the_layers_only_look_down() -> None:
+    """The allowed imports of each layer come before it, so no import can run upward
+    or in a circle."""
+    for index, (name, below, _) in enumerate(LAYERS):
+        assert set(below) <= set(LAYER_NAMES[:index]), name
+
+
+@pytest.mark.parametrize("path", LAYERED, ids=lambda path: str(path.relative_to(PACKAGE)))
+def test_a_module_imports_only_its_layer_and_those_below(path: Path) -> None:
+    """Each module's imports, late ones inside functions included, stay in its layer or
+    below it."""
+    layer = layer_of(path)
+    allowed = {layer, *dict((name, below) for name, below, _ in LAYERS)[layer]}
+    assert layers_imported(path) - allowed == set()
+
+
+def test_the_import_reader_sees_an_upward_import(tmp_path: Path) -> None:
+    """The reader itself works: an import of a higher layer, even a late one, is seen."""
+    source = tmp_path / "probe.py"
+    source.write_text(
+        "def f():\n    from ttt_tui.screens.game import GameScreen\n    import ttt_tui.app\n",
+        encoding="utf-8",
+    )
+    assert layers_imported(source) == {"screens", "app"}
+
 
 CHECK = """
 import sys
@@ -38,46 +141,45 @@ def modules_loaded(body: str, packages: tuple[str, ...]) -> list[str]:
         capture_output=True,
         text=True,
         check=True,
+        cwd=ROOT,
     )
     return [name for name in result.stdout.strip().split(",") if name]
 
 
-def ui_modules_loaded(body: str) -> list[str]:
-    """The Textual and Rich modules in sys.modules after running ``body`` in a fresh interpreter."""
-    return modules_loaded(body, UI_PACKAGES)
-
-
 def test_the_check_sees_ui_imports() -> None:
     """The probe itself works: importing Textual is noticed."""
-    assert "textual" in ui_modules_loaded("import textual")
+    assert "textual" in modules_loaded("import textual", UI_PACKAGES)
 
 
-HEADLESS = [
-    "ttt_tui",
-    "ttt_tui.engine",
-    "ttt_tui.engine.minimax",
-    "ttt_tui.explainer",
-    "ttt_tui.explorer",
-    "ttt_tui.cli",
-    "ttt_tui.game",
-    "ttt_tui.hangup",
-    "ttt_tui.__main__",
-    "ttt_tui.jsonfields",
-    "ttt_tui.settings",
-    "ttt_tui.results",
-    "ttt_tui.session",
-    "ttt_tui.storage",
-    "ttt_tui.storage.files",
-    "ttt_tui.storage.model",
-    "ttt_tui.storage.store",
+PURE = [
+    module_name(path)
+    for path in SOURCES
+    if path == PACKAGE / "__init__.py"
+    or layer_of(path) in {name for name, _, pure in LAYERS if pure}
 ]
-"""Modules that must load without Textual or Rich."""
+"""Every module of the pure layers, read from the tree."""
 
 
-@pytest.mark.parametrize("module", HEADLESS)
-def test_headless_module_imports_no_ui(module: str) -> None:
-    """Importing a headless module leaves Textual and Rich unloaded."""
-    assert ui_modules_loaded(f"import {module}") == []
+def test_the_pure_modules_are_found() -> None:
+    """The walk sees the pure folders' modules, a new one included without a list."""
+    assert {"ttt_tui.engine.search", "ttt_tui.play.session", "ttt_tui.storage.store"} <= set(PURE)
+    assert "ttt_tui.screens.game" not in PURE
+
+
+@pytest.mark.parametrize("module", PURE)
+def test_a_pure_module_loads_no_ui(module: str) -> None:
+    """Importing a pure module, with all it imports in turn, leaves Textual and Rich unloaded."""
+    assert modules_loaded(f"import {module}", UI_PACKAGES) == []
+
+
+@pytest.mark.parametrize("layer", [name for name, _, _ in LAYERS if (PACKAGE / name).is_dir()])
+def test_a_layer_loads_nothing_above_it(layer: str) -> None:
+    """Importing every module of a folder loads no module of a layer it may not import."""
+    allowed = {layer, *dict((name, below) for name, below, _ in LAYERS)[layer]}
+    modules = [module_name(path) for path in LAYERED if layer_of(path) == layer]
+    body = "\n".join(f"import {module}" for module in modules)
+    others = tuple(f"ttt_tui.{name}" for name in LAYER_NAMES if name not in allowed)
+    assert modules_loaded(body, others) == []
 
 
 def test_analyze_command_runs_without_ui() -> None:
@@ -89,170 +191,59 @@ def test_analyze_command_runs_without_ui() -> None:
         "    assert main(['analyze', 'X........']) == 0\n"
         "assert 'draw' in out.getvalue()\n"
     )
-    assert ui_modules_loaded(body) == []
+    assert modules_loaded(body, UI_PACKAGES) == []
 
 
-ABOVE_STORAGE = ("ttt_tui.game", "ttt_tui.screens", "ttt_tui.widgets", "ttt_tui.app")
-"""What the storage, the settings and the results must never load."""
+# What the wheel holds ----------------------------------------------------------
+
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize(
-    ("module", "above"),
-    [
-        ("ttt_tui.storage", ABOVE_STORAGE),
-        ("ttt_tui.settings", (*ABOVE_STORAGE, "ttt_tui.storage", "ttt_tui.results")),
-        ("ttt_tui.results", (*ABOVE_STORAGE, "ttt_tui.storage")),
-        ("ttt_tui.session", ("ttt_tui.screens", "ttt_tui.widgets", "ttt_tui.app")),
-    ],
+def requirement_names(requirements: list[str]) -> set[str]:
+    """The distribution names of requirement strings, normalised (``pytest-xdist``)."""
+    return {re.split(r"[\s<>=!~\[;]", req, maxsplit=1)[0].lower() for req in requirements}
+
+
+MODULE_OF = {"pytest-xdist": "xdist"}
+"""Test distributions whose module is not their name with ``-`` made ``_``."""
+
+SHIPPED_TOO = {"aiohttp"}
+"""Test requirements the shipped code may use: textual-serve's own dependency, which
+`ttt-tui serve` talks to directly."""
+
+TEST_ONLY = sorted(
+    MODULE_OF.get(name, name.replace("-", "_"))
+    for name in requirement_names(PYPROJECT["project"]["optional-dependencies"]["test"])
+    - requirement_names(PYPROJECT["project"]["dependencies"])
+    - requirement_names(PYPROJECT["project"]["optional-dependencies"]["web"])
+    - SHIPPED_TOO
 )
-def test_lower_layers_load_nothing_above_them(module: str, above: tuple[str, ...]) -> None:
-    """Importing a lower layer, with all it imports in turn, loads no module above it."""
-    assert modules_loaded(f"import {module}", above) == []
+"""The modules of the packages only the tests need: pytest and its plugins, hypothesis,
+pyte, the linters."""
 
 
-def test_the_layer_check_sees_an_upward_import() -> None:
-    """The probe itself works: the game loads the storage it builds records for."""
-    assert "ttt_tui.storage" in modules_loaded("import ttt_tui.game", ("ttt_tui.storage",))
+def test_the_wheel_holds_the_package_alone() -> None:
+    """The wheel is built from ``ttt_tui`` only: the developer tools stay in the clone."""
+    assert PYPROJECT["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == ["ttt_tui"]
+    assert (ROOT / "tools" / "bench.py").exists() and not (PACKAGE / "tools").exists()
 
 
-def ttt_imports(path: Path) -> set[str]:
-    """The ttt_tui modules that the import statements of the file at ``path`` name."""
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            assert node.level == 0, f"{path.name}: relative import; the house uses absolute ones"
-            assert node.module is not None
-            names.add(node.module)
-            # ``from ttt_tui.storage import files`` imports a module by its name.
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return {name for name in names if name == "ttt_tui" or name.startswith("ttt_tui.")}
+def test_the_test_only_packages_are_read_from_pyproject() -> None:
+    """The list is what pyproject says: pyte and pytest are in it, textual is not."""
+    assert {"pyte", "pytest", "hypothesis", "xdist"} <= set(TEST_ONLY)
+    assert "textual" not in TEST_ONLY and "textual_serve" not in TEST_ONLY
 
 
-ALLOWED_IMPORTS = {
-    "engine/__init__.py": ("ttt_tui.engine",),
-    "engine/board.py": (),
-    "engine/solver.py": (),
-    "engine/opening.py": (),
-    "engine/search.py": ("ttt_tui.engine",),
-    "engine/minimax.py": ("ttt_tui.engine",),
-    "jsonfields.py": (),
-    "settings.py": ("ttt_tui.engine", "ttt_tui.jsonfields"),
-    "results.py": ("ttt_tui.engine", "ttt_tui.settings"),
-    "storage/files.py": (),
-    "storage/model.py": (
-        "ttt_tui.engine",
-        "ttt_tui.jsonfields",
-        "ttt_tui.results",
-        "ttt_tui.settings",
-    ),
-    "storage/store.py": (
-        "ttt_tui.jsonfields",
-        "ttt_tui.settings",
-        "ttt_tui.storage.files",
-        "ttt_tui.storage.model",
-    ),
-    "storage/__init__.py": (
-        "ttt_tui.jsonfields",
-        "ttt_tui.storage.model",
-        "ttt_tui.storage.store",
-    ),
-    "game.py": ("ttt_tui.engine", "ttt_tui.results", "ttt_tui.settings", "ttt_tui.storage"),
-    "session.py": (
-        "ttt_tui.engine",
-        "ttt_tui.game",
-        "ttt_tui.results",
-        "ttt_tui.settings",
-        "ttt_tui.storage",
-    ),
-    "explainer.py": ("ttt_tui.engine",),
-    "explorer.py": ("ttt_tui.engine", "ttt_tui.explainer", "ttt_tui.session"),
-}
-"""The only ttt_tui modules (and what lies inside them) each lower module may import,
-in the order of the layers: each may import only what comes before it."""
+@pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(PACKAGE)))
+def test_no_shipped_module_imports_a_tool_or_a_test_package(path: Path) -> None:
+    """No module of the package names the developer tools or a test-only package in any
+    import statement, even a late one."""
+    tops = {name.split(".")[0] for name in imports_of(path)}
+    assert tops & {"tools", "tests", *TEST_ONLY} == set()
 
 
-def outside(imported: set[str], allowed: tuple[str, ...]) -> list[str]:
-    """The imported names that are neither an allowed module nor inside one."""
-    return sorted(
-        name
-        for name in imported
-        if not any(name == ok or name.startswith(ok + ".") for ok in allowed)
-    )
-
-
-def test_the_import_reader_sees_what_a_module_imports() -> None:
-    """The reader itself works: the store's imports include the file I/O it writes through."""
-    imported = ttt_imports(PACKAGE / "storage" / "store.py")
-    assert "ttt_tui.storage.files.write_atomic" in imported
-    assert outside(imported, ("ttt_tui.jsonfields", "ttt_tui.settings")) != []
-
-
-@pytest.mark.parametrize("module", sorted(ALLOWED_IMPORTS))
-def test_lower_modules_import_only_what_lies_below_them(module: str) -> None:
-    """files.py imports nothing of ttt_tui, the model nothing of the store, the storage
-    nothing of the game, and so on."""
-    assert outside(ttt_imports(PACKAGE / module), ALLOWED_IMPORTS[module]) == []
-
-
-@pytest.mark.parametrize("module", sorted(p.name for p in (PACKAGE / "widgets").glob("*.py")))
-def test_widgets_do_not_import_the_storage(module: str) -> None:
-    """Widgets are handed what they show; settings come from ttt_tui.settings."""
-    imported = ttt_imports(PACKAGE / "widgets" / module)
-    assert [name for name in imported if name.startswith("ttt_tui.storage")] == []
-
-
-# The developer tools (benchmarks, strength tables) live in ttt_tui.devtools; the
-# game must never load them, nor what they need (pyte, for one, is a test extra).
-
-DEVTOOLS = "ttt_tui.devtools"
-
-RUNTIME_FILES = sorted(
-    path.relative_to(PACKAGE).as_posix()
-    for path in PACKAGE.rglob("*.py")
-    if path.relative_to(PACKAGE).parts[0] != "devtools"
-)
-"""Every source file of the package outside the developer tools, e.g. ``screens/game.py``."""
-
-
-def module_name(file: str) -> str:
-    """The dotted name of a file: ``screens/game.py`` is ``ttt_tui.screens.game``."""
-    parts = ["ttt_tui", *file.removesuffix(".py").split("/")]
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def devtools_imports(path: Path) -> list[str]:
-    """What the file at ``path`` imports from the developer tools, anywhere in its body."""
-    return sorted(
-        name for name in ttt_imports(path) if name == DEVTOOLS or name.startswith(DEVTOOLS + ".")
-    )
-
-
-def test_the_runtime_files_leave_out_the_devtools() -> None:
-    """The walk sees the runtime modules, nested ones included, and no developer tool."""
-    modules = {module_name(file) for file in RUNTIME_FILES}
-    assert {"ttt_tui", "ttt_tui.app", "ttt_tui.engine.search", "ttt_tui.screens.game"} <= modules
-    assert not [m for m in modules if m.startswith(DEVTOOLS)]
-
-
-def test_the_import_reader_sees_devtools_imports(tmp_path: Path) -> None:
-    """The reader itself works: an import of devtools, even inside a function, is seen."""
-    source = tmp_path / "probe.py"
-    source.write_text(
-        "def f():\n    import ttt_tui.devtools.bench\n    from ttt_tui import devtools\n",
-        encoding="utf-8",
-    )
-    assert devtools_imports(source) == ["ttt_tui.devtools", "ttt_tui.devtools.bench"]
-
-
-@pytest.mark.parametrize("file", RUNTIME_FILES)
-def test_no_runtime_module_imports_devtools(file: str) -> None:
-    """No runtime module names ttt_tui.devtools in any import statement, even a late one."""
-    assert devtools_imports(PACKAGE / file) == []
-
-
-def test_importing_every_runtime_module_loads_no_devtools() -> None:
-    """Importing every runtime module, the app included, loads nothing from devtools."""
-    body = "\n".join(f"import {module_name(file)}" for file in RUNTIME_FILES)
-    assert modules_loaded(body, (DEVTOOLS,)) == []
+def test_importing_every_shipped_module_loads_no_tool_or_test_package() -> None:
+    """Importing every module of the package, the app and serve included, loads nothing
+    from the developer tools or the test-only packages."""
+    body = "\n".join(f"import {module_name(path)}" for path in SOURCES)
+    assert modules_loaded(body, ("tools", "tests", *TEST_ONLY)) == []

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from ttt_tui.devtools import searchbench
+from tools import searchbench
 from ttt_tui.engine import Board, coordinate
-from ttt_tui.explorer import Explorer
+from ttt_tui.teach.explorer import Explorer
 
 # What the game and the explorer showed in an 80x24 pty (pyte), trailing spaces cut.
 GAME_SCREEN = """\
@@ -173,7 +173,7 @@ def test_cpu_is_shown_as_a_share_of_one_core() -> None:
 )
 def test_a_quick_run_prints_every_table_and_goal() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "ttt_tui.devtools.bench", "--search", "--quick"],
+        [sys.executable, "-m", "tools.bench", "--search", "--quick"],
         capture_output=True,
         text=True,
         timeout=600,

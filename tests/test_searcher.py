@@ -14,10 +14,10 @@ import pytest
 from tests.support import SIZE, Notes, looks
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Board, Difficulty, Progress, analyze, choose_move
+from ttt_tui.play.session import Work
+from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.screens.game import GameScreen
-from ttt_tui.searcher import SearchProcess, SearchProcessDied
-from ttt_tui.session import Work
-from ttt_tui.settings import BoardSize, Mode, Settings
+from ttt_tui.search.client import SearchProcess, SearchProcessDied
 
 LONG = Board.parse(".......O......X.......X..")
 """A 5x5 position whose full analysis takes seconds in a fresh process: long enough

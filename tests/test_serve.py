@@ -31,8 +31,9 @@ from tests.serving import (
     square_name,
     wait_for,
 )
-from ttt_tui.__main__ import WEB_DRIVER, build_parser, game_argv, main
-from ttt_tui.serve import full_text, is_loopback, tab_command
+from ttt_tui.__main__ import build_parser, game_argv, main
+from ttt_tui.commands.play import WEB_DRIVER
+from ttt_tui.commands.serve import full_text, is_loopback, tab_command
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads processes from /proc")
 

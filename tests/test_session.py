@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 import pytest
 
 from ttt_tui.engine import Difficulty, Player, analyze
-from ttt_tui.results import Result
-from ttt_tui.session import (
+from ttt_tui.play.results import Result
+from ttt_tui.play.session import (
     AnalysisRequest,
     Changed,
     MoveRequest,
@@ -19,7 +19,7 @@ from ttt_tui.session import (
     Work,
     status_text,
 )
-from ttt_tui.settings import BoardSize, Mode, Settings
+from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import GameRecord
 
 MOMENT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)

@@ -4,7 +4,7 @@ verdicts as they are proven, and the board in play."""
 from __future__ import annotations
 
 from ttt_tui.engine import Analysis, Board, Difficulty, Outcome, Progress, Verdict
-from ttt_tui.session import (
+from ttt_tui.play.session import (
     AnalysisRequest,
     Changed,
     MoveRequest,
@@ -14,7 +14,7 @@ from ttt_tui.session import (
     Work,
     status_detail,
 )
-from ttt_tui.settings import BoardSize, Mode, Settings
+from ttt_tui.play.settings import BoardSize, Mode, Settings
 
 
 def thinking(difficulty: Difficulty = Difficulty.HARD) -> tuple[Session, MoveRequest]:

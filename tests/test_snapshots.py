@@ -16,9 +16,9 @@ from collections.abc import Callable
 from tests.support import SIZE, ScriptedAI, playing
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Cell
+from ttt_tui.play.settings import BoardSize
 from ttt_tui.screens.game import MIN_SIZES
-from ttt_tui.searcher import ThreadSearcher
-from ttt_tui.settings import BoardSize
+from ttt_tui.search.client import ThreadSearcher
 
 SnapCompare = Callable[..., bool]
 

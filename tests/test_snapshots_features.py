@@ -17,10 +17,10 @@ from textual.pilot import Pilot
 from tests.support import SIZE, GatedAI, ScriptedAI, make_app, playing_quietly, settle
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Difficulty
+from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.stats import StatsScreen
-from ttt_tui.searcher import ThreadSearcher
-from ttt_tui.settings import BoardSize, Mode, Settings
+from ttt_tui.search.client import ThreadSearcher
 from ttt_tui.storage import Store
 
 SnapCompare = Callable[..., bool]

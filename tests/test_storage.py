@@ -22,9 +22,9 @@ import platformdirs
 import pytest
 
 from ttt_tui.engine import Difficulty, Player, Status
-from ttt_tui.game import Game, record_of
-from ttt_tui.results import Result, stats_outcome
-from ttt_tui.settings import BoardSize, Mode, Settings
+from ttt_tui.play.game import Game, record_of
+from ttt_tui.play.results import Result, stats_outcome
+from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import (
     FORMAT_VERSION,
     MIXED,
@@ -33,6 +33,9 @@ from ttt_tui.storage import (
     Stats,
     Store,
     default_data_dir,
+    read_settings,
+    settings_from_json,
+    settings_json,
     side_level,
     stats_entry,
     stats_key,
@@ -892,8 +895,8 @@ def test_a_bad_settings_field_falls_back_alone(data: Path, field: str, problem: 
     [name] = spoiled
     content = json.dumps({**GOOD_SETTINGS, **spoiled}).encode()
     (data / "settings.json").write_bytes(content)
-    good = Settings.from_json(GOOD_SETTINGS)
-    expected = Settings.from_json({**good.to_json(), name: getattr(Settings(), name)})
+    good = settings_from_json(GOOD_SETTINGS)
+    expected = settings_from_json({**settings_json(good), name: getattr(Settings(), name)})
 
     store = Store(data)
     assert store.load_settings() == expected
@@ -903,7 +906,7 @@ def test_a_bad_settings_field_falls_back_alone(data: Path, field: str, problem: 
         f"settings.json had 1 bad value ({problem}); moved it to {aside.name}, kept the other"
         f" settings and used the default for {name}."
     ]
-    assert read_json(data / "settings.json") == expected.to_json()
+    assert read_json(data / "settings.json") == settings_json(expected)
     assert snapshot(data)["stats.json"] == before["stats.json"]
     assert snapshot(data)["games.jsonl"] == before["games.jsonl"]
     fresh = Store(data)
@@ -929,7 +932,7 @@ def test_several_bad_settings_and_an_unknown_theme_are_all_named(data: Path) -> 
         + re.escape(", kept the other settings and used the defaults for mark, coach and theme."),
         notice,
     ), notice
-    assert read_json(data / "settings.json") == Settings(difficulty=HARD).to_json()
+    assert read_json(data / "settings.json") == settings_json(Settings(difficulty=HARD))
 
 
 def test_a_known_theme_is_kept_and_without_a_list_any_name_is(data: Path) -> None:
@@ -943,8 +946,8 @@ def test_a_known_theme_is_kept_and_without_a_list_any_name_is(data: Path) -> Non
 
 def test_settings_from_json_is_still_strict() -> None:
     with pytest.raises(ValueError, match="coach: expected true or false, got 'yes'"):
-        Settings.from_json({"version": 1, "coach": "yes", "theme": ""})
-    settings, problems = Settings.read({"coach": "yes", "theme": "", "mark": "O"})
+        settings_from_json({"version": 1, "coach": "yes", "theme": ""})
+    settings, problems = read_settings({"coach": "yes", "theme": "", "mark": "O"})
     assert settings == Settings(mark=Player.O)
     assert problems == [
         "coach: expected true or false, got 'yes'",
@@ -1295,8 +1298,8 @@ WRITER = textwrap.dedent(
     from datetime import UTC, datetime
     from pathlib import Path
     from ttt_tui.engine import Difficulty, Player
-    from ttt_tui.settings import BoardSize, Mode, Settings
-    from ttt_tui.results import Result
+    from ttt_tui.play.settings import BoardSize, Mode, Settings
+    from ttt_tui.play.results import Result
     from ttt_tui.storage import GameRecord, Store
 
     store = Store(Path(sys.argv[1]))

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from ttt_tui.engine import Difficulty, Player
-from ttt_tui.results import Result
-from ttt_tui.settings import Mode, Settings
+from ttt_tui.play.results import Result
+from ttt_tui.play.settings import Mode, Settings
 from ttt_tui.storage import GameRecord, Stats, Store, stats_entry
 from ttt_tui.storage import model as storage_model
 
@@ -46,8 +46,8 @@ WRITER = textwrap.dedent(
     from datetime import UTC, datetime
     from pathlib import Path
     from ttt_tui.engine import Difficulty, Player
-    from ttt_tui.results import Result
-    from ttt_tui.settings import Mode
+    from ttt_tui.play.results import Result
+    from ttt_tui.play.settings import Mode
     from ttt_tui.storage import GameRecord, Store
     from tests.test_storage_shared import OWNED
 

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from ttt_tui.devtools import strength
-from ttt_tui.devtools.strength import Matchup, Opponent, Record, Strength
+from tools import strength
+from tools.strength import Matchup, Opponent, Record, Strength
 from ttt_tui.engine import Board, Cell, Difficulty, Player, Status
 
 GAMES = 200
@@ -125,7 +125,7 @@ def test_main_prints_the_table_with_games_and_seed(capsys: pytest.CaptureFixture
 
 def test_strength_imports_no_ui() -> None:
     code = (
-        "import sys, ttt_tui.devtools.strength; "
+        "import sys, tools.strength; "
         "print(sorted(m for m in ('textual', 'rich') if m in sys.modules))"
     )
     out = subprocess.run(

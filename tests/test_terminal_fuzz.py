@@ -62,8 +62,8 @@ from pathlib import Path
 import pyte
 import pytest
 
+from ttt_tui.play.settings import BoardSize
 from ttt_tui.screens.game import MIN_SIZES
-from ttt_tui.settings import BoardSize
 
 DEFAULT_SEEDS = (1, 2)
 """Seeds of the short run in the normal suite."""
@@ -1083,7 +1083,7 @@ import sys
 
 import ttt_tui.app as app_module
 from ttt_tui.__main__ import main
-from ttt_tui.searcher import ThreadSearcher
+from ttt_tui.search.client import ThreadSearcher
 
 
 def fail(board, difficulty, rng, cancelled=None):

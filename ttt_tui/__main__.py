@@ -1,19 +1,16 @@
-"""Command line: play the game, analyse positions with `ttt-tui analyze`, or `ttt-tui serve`."""
+"""The command line: its options, and which command (`ttt_tui.commands`) runs them."""
 
 from __future__ import annotations
 
 import argparse
 import enum
 import importlib.util
-import io
-import os
-import stat
 import sys
 from collections.abc import Sequence
 
 from ttt_tui import __version__
 from ttt_tui.engine import Difficulty, Player
-from ttt_tui.settings import BoardSize
+from ttt_tui.play.settings import BoardSize
 from ttt_tui.storage import DATA_DIR_ENV, default_data_dir
 
 DEFAULT_AI_DELAY = 0.45
@@ -21,10 +18,6 @@ DEFAULT_AI_DELAY = 0.45
 
 DEFAULT_MAX_GAMES = 16
 """Games `ttt-tui serve` runs at once unless told otherwise (each is a process)."""
-
-WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
-"""The Textual driver that textual-serve names in ``TEXTUAL_DRIVER`` for each tab's game:
-it talks to the server through pipes on standard input and output, not to a terminal."""
 
 
 def _ai_delay(text: str) -> float:
@@ -266,111 +259,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command == "analyze":
+            from ttt_tui.commands.analyze import main as analyze
+
             return analyze(args)
         if args.command == "serve":
-            return serve(args)
+            if importlib.util.find_spec("textual_serve") is None:
+                print(
+                    "ttt-tui serve: needs textual-serve, which is not installed; install the"
+                    ' web extra with: pip install "ttt-tui[web]"',
+                    file=sys.stderr,
+                )
+                return 2
+            from ttt_tui.commands.serve import main as serve
+
+            return serve(args, game_argv(args))
+        from ttt_tui.commands.play import main as play
+
         return play(args)
     except KeyboardInterrupt:
         return 130
-
-
-def analyze(args: argparse.Namespace) -> int:
-    """Run `ttt-tui analyze`, tolerating undecodable input and a reader that goes away."""
-    from ttt_tui.cli import read_positions, run_analyze
-
-    if isinstance(sys.stdin, io.TextIOWrapper):
-        sys.stdin.reconfigure(errors="replace")
-    try:
-        return run_analyze(
-            read_positions(args.positions, sys.stdin),
-            args.json,
-            sys.stdout,
-            sys.stderr,
-            tree=args.tree,
-            stats=args.stats,
-        )
-    except BrokenPipeError:
-        # The reader (say `| head -1`) has what it wanted; stop quietly, and keep
-        # Python from complaining again when it flushes stdout at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-
-
-def serve(args: argparse.Namespace) -> int:
-    """Run `ttt-tui serve`, or say how to install what it needs."""
-    if importlib.util.find_spec("textual_serve") is None:
-        print(
-            "ttt-tui serve: needs textual-serve, which is not installed; install the"
-            ' web extra with: pip install "ttt-tui[web]"',
-            file=sys.stderr,
-        )
-        return 2
-    from ttt_tui.serve import run_server
-
-    return run_server(
-        game_argv(args),
-        host=args.host,
-        port=args.port,
-        public_url=args.public_url,
-        max_games=args.max_games,
-    )
-
-
-def _is_pipe(stream: object) -> bool:
-    """Whether ``stream`` is a pipe or a socket, as a web server's child has."""
-    try:
-        mode = os.fstat(stream.fileno()).st_mode  # type: ignore[attr-defined]
-    except (AttributeError, OSError, ValueError):
-        return False
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
-
-
-def terminal_problem() -> str | None:
-    """Why the game cannot run full-screen here, or None if it can.
-
-    Under textual-serve (``TEXTUAL_DRIVER`` naming `WEB_DRIVER`) the game draws
-    in a browser through the server, on pipes, and needs no terminal; with that
-    driver but no pipes there is no server to talk to either.
-    """
-    if os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER:
-        if _is_pipe(sys.stdin) and _is_pipe(sys.stdout):
-            return None
-        return (
-            "TEXTUAL_DRIVER names Textual's web driver, which needs a web server"
-            " (`ttt-tui serve`) on standard input and output, but they are not pipes"
-        )
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return (
-            "the game needs an interactive terminal, but standard input or output"
-            " is not one; for scripts, use `ttt-tui analyze`"
-        )
-    if os.environ.get("TERM") == "dumb":
-        return (
-            "TERM=dumb cannot show a full-screen game; run it in a terminal"
-            " emulator (e.g. TERM=xterm-256color)"
-        )
-    return None
-
-
-def play(args: argparse.Namespace) -> int:
-    """Run the game with saved settings, overridden by any given on the command line."""
-    problem = terminal_problem()
-    if problem is not None:
-        print(f"ttt-tui: {problem}", file=sys.stderr)
-        return 2
-    from ttt_tui.app import TicTacToeApp
-    from ttt_tui.storage import Store
-
-    app = TicTacToeApp(
-        store=Store(enabled=not args.no_save),
-        difficulty=args.difficulty,
-        board=args.board,
-        mark=args.mark,
-        ai_delay=args.ai_delay,
-        seed=args.seed,
-    )
-    app.run()
-    return app.return_code or 0
 
 
 if __name__ == "__main__":

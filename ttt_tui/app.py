@@ -28,19 +28,18 @@ from textual.notifications import Notify, SeverityLevel
 from textual.screen import Screen
 from textual.theme import ThemeProvider
 
-from ttt_tui import crash
+from ttt_tui.compat.hangup import HangupWatch, can_watch, discard_output, hung_up
+from ttt_tui.compat.notification import Notice
+from ttt_tui.compat.palette import GamePalette
 from ttt_tui.engine import Difficulty, Player
-from ttt_tui.hangup import HangupWatch, can_watch, discard_output, hung_up
-from ttt_tui.notification import Notice
-from ttt_tui.results import MODE_LABELS
+from ttt_tui.play.results import MODE_LABELS
+from ttt_tui.play.session import Session
+from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import GameScreen, is_too_small
 from ttt_tui.screens.help import HelpScreen
-from ttt_tui.screens.palette import GamePalette
-from ttt_tui.searcher import Searcher, SearchProcess
-from ttt_tui.session import Session
-from ttt_tui.settings import BoardSize, Mode, Settings
-from ttt_tui.storage import Store
+from ttt_tui.search.client import Searcher, SearchProcess
+from ttt_tui.storage import Store, crash
 from ttt_tui.widgets.board import BoardView
 
 ALT_LETTER = re.compile(r"alt\+(shift\+)?([a-z])")
@@ -141,7 +140,7 @@ class TicTacToeApp(App[None]):
         # Imported here: Textual's Linux driver, which ours extends, needs termios.
         from textual.drivers.linux_driver import LinuxDriver
 
-        from ttt_tui.driver import SideButtonDriver
+        from ttt_tui.compat.driver import SideButtonDriver
 
         return SideButtonDriver if driver is LinuxDriver else driver
 

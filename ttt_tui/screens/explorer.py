@@ -24,9 +24,9 @@ from textual.worker import Worker, WorkerState
 
 from ttt_tui.engine import Analysis, Board, Progress, SearchCancelled
 from ttt_tui.engine.minimax import Count, CountProgress, Search
-from ttt_tui.explorer import Explorer, Tab
 from ttt_tui.screens.base import BaseScreen
-from ttt_tui.searcher import Searcher
+from ttt_tui.search.client import Searcher
+from ttt_tui.teach.explorer import Explorer, Tab
 from ttt_tui.widgets.best_line import BestLine
 from ttt_tui.widgets.board import GUTTER, BoardView
 from ttt_tui.widgets.explain_text import ExplainText

@@ -13,16 +13,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.events import Resize
+from textual.message import Message
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from ttt_tui.engine import Progress, SearchCancelled
-from ttt_tui.messages import AIMoved, AnalysisReady, SearchProgress
+from ttt_tui.engine import Analysis, Cell, Difficulty, Progress, SearchCancelled
+from ttt_tui.play.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session, Work
+from ttt_tui.play.settings import BoardSize, Mode
 from ttt_tui.screens.base import BaseScreen
 from ttt_tui.screens.notices import show_store_notices
-from ttt_tui.searcher import Searcher
-from ttt_tui.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session, Work
-from ttt_tui.settings import BoardSize, Mode
+from ttt_tui.search.client import Searcher
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.footer import GameFooter
@@ -111,6 +111,40 @@ class GameScreen(BaseScreen[None]):
     PERSON_ACTIONS: ClassVar[frozenset[str]] = frozenset({"undo", "redo", "hint"})
     """Actions for games with a person in them: off (and out of the footer) in AI vs AI."""
 
+    class AIMoved(Message):
+        """The computer picked a move for the game whose turn had this token."""
+
+        def __init__(self, token: int, cell: Cell, level: Difficulty) -> None:
+            self.token = token
+            """The turn the move was computed for; stale when the game moved on."""
+            self.cell = cell
+            """The chosen cell."""
+            self.level = level
+            """The difficulty the move was computed at, which the game records with it."""
+            super().__init__()
+
+    class AnalysisReady(Message):
+        """Minimax finished analysing the position whose turn had this token."""
+
+        def __init__(self, token: int, analysis: Analysis) -> None:
+            self.token = token
+            """The turn the analysis is for; stale when the game moved on."""
+            self.analysis = analysis
+            """The verdict on every legal move."""
+            super().__init__()
+
+    class SearchProgress(Message):
+        """A search for the turn with this token is still running, and has got this far."""
+
+        def __init__(self, token: int, work: Work, progress: Progress) -> None:
+            self.token = token
+            """The turn the search is for; stale when the game moved on."""
+            self.work = work
+            """Which search: the computer's move or the coach's analysis."""
+            self.progress = progress
+            """Time, positions searched, what it is proving, and its best move so far."""
+            super().__init__()
+
     def __init__(
         self,
         session: Session,
@@ -137,7 +171,7 @@ class GameScreen(BaseScreen[None]):
         self._last_warning_until = 0.0
         self._exploring = False
         """Whether the explorer is open over the game, which then waits as it was."""
-        self._held: AIMoved | None = None
+        self._held: GameScreen.AIMoved | None = None
         """The computer's move that came while the explorer was open, played when it closes."""
 
     def compose(self) -> ComposeResult:
@@ -203,10 +237,10 @@ class GameScreen(BaseScreen[None]):
         remaining = self.ai_delay - (time.monotonic() - started)
         if remaining > 0:
             await asyncio.sleep(remaining)
-        self.post_message(AIMoved(request.token, cell, request.difficulty))
+        self.post_message(self.AIMoved(request.token, cell, request.difficulty))
 
     @on(AIMoved)
-    def _ai_moved(self, message: AIMoved) -> None:
+    def _ai_moved(self, message: GameScreen.AIMoved) -> None:
         if self._exploring:
             self._held = message
             return
@@ -220,20 +254,20 @@ class GameScreen(BaseScreen[None]):
             analysis = await self.searcher.analyze(request.board, reporter)
         except SearchCancelled:
             return
-        self.post_message(AnalysisReady(request.token, analysis))
+        self.post_message(self.AnalysisReady(request.token, analysis))
 
     @on(AnalysisReady)
-    def _analysis_ready(self, message: AnalysisReady) -> None:
+    def _analysis_ready(self, message: GameScreen.AnalysisReady) -> None:
         self.apply(self.session.apply_analysis(message.token, message.analysis))
 
     def _reporter(self, token: int, work: Work) -> Callable[[Progress], None]:
         def report(progress: Progress) -> None:
-            self.post_message(SearchProgress(token, work, progress))
+            self.post_message(self.SearchProgress(token, work, progress))
 
         return report
 
     @on(SearchProgress)
-    def _search_progress(self, message: SearchProgress) -> None:
+    def _search_progress(self, message: GameScreen.SearchProgress) -> None:
         self.apply(self.session.report(message.token, message.work, message.progress))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

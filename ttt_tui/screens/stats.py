@@ -11,11 +11,11 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Static
 
 from ttt_tui.engine import Difficulty
-from ttt_tui.results import MODE_LABELS, OUTCOME_LABELS, StatsOutcome
+from ttt_tui.play.results import MODE_LABELS, OUTCOME_LABELS, StatsOutcome
+from ttt_tui.play.settings import BoardSize
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.dialog import Dialog
 from ttt_tui.screens.notices import show_store_notices
-from ttt_tui.settings import BoardSize
 from ttt_tui.storage import StatsRow, Store
 from ttt_tui.widgets.choice import Choice
 

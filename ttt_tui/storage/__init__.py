@@ -21,9 +21,9 @@ Three modules, each importing only the ones before it:
     The `Store`: where the files are, what to do when one is damaged, and the
     notices that say so.
 
-The settings and their JSON live below the storage, in `ttt_tui.settings`,
-and the results and outcomes counted in `ttt_tui.results`; nothing here
-imports the game, the screens or the widgets.
+The settings themselves (`ttt_tui.play.settings`) and the results and outcomes
+counted (`ttt_tui.play.results`) live below the storage, which owns their JSON;
+nothing here imports the session, the screens or the widgets.
 
 Nothing is lost:
 
@@ -73,13 +73,16 @@ share a directory (`ttt-tui serve` runs one per browser tab) and lose nothing:
   atomic, but two processes writing at the same moment can lose one's update.
 """
 
-from ttt_tui.jsonfields import FORMAT_VERSION
+from ttt_tui.storage.jsonfields import FORMAT_VERSION
 from ttt_tui.storage.model import (
     MIXED,
     GameRecord,
     Mixed,
     Stats,
     StatsRow,
+    read_settings,
+    settings_from_json,
+    settings_json,
     side_level,
     stats_entry,
     stats_key,
@@ -106,6 +109,9 @@ __all__ = [
     "StatsRow",
     "Store",
     "default_data_dir",
+    "read_settings",
+    "settings_from_json",
+    "settings_json",
     "side_level",
     "stats_entry",
     "stats_key",

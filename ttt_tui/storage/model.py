@@ -1,4 +1,4 @@
-"""What the store keeps, and its JSON: game records, all-time stats, their keys.
+"""What the store keeps, and its JSON: settings, game records, all-time stats, their keys.
 
 A computer side that played every one of its moves at one level is recorded
 at that level; one whose level changed during the game is recorded as
@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from ttt_tui.engine import SIZES, Difficulty, Player, mover_of
-from ttt_tui.jsonfields import (
+from ttt_tui.play.results import Result, StatsOutcome, outcomes_for, stats_outcome
+from ttt_tui.play.settings import BoardSize, Mode, Settings
+from ttt_tui.storage.jsonfields import (
     FORMAT_VERSION,
     InvalidData,
     bool_field,
@@ -32,8 +34,78 @@ from ttt_tui.jsonfields import (
     time_field,
     whole_number,
 )
-from ttt_tui.results import Result, StatsOutcome, outcomes_for, stats_outcome
-from ttt_tui.settings import Mode
+
+# Settings -----------------------------------------------------------------------
+
+
+def settings_json(settings: Settings) -> dict[str, Any]:
+    """The JSON object stored in ``settings.json``."""
+    return {
+        "version": FORMAT_VERSION,
+        "difficulty": settings.difficulty.value,
+        "ai_x_difficulty": settings.ai_x_difficulty.value,
+        "ai_o_difficulty": settings.ai_o_difficulty.value,
+        "mark": settings.mark.value,
+        "mode": settings.mode.value,
+        "board": settings.board.value,
+        "alternate_start": settings.alternate_start,
+        "coach": settings.coach,
+        "theme": settings.theme,
+    }
+
+
+def settings_from_json(data: Mapping[str, Any]) -> Settings:
+    """Read a settings object; a missing key takes its default, a bad one raises.
+
+    Raises `ValueError` naming the key for a wrong type or an unknown value.
+    """
+    settings, problems = read_settings(data)
+    if problems:
+        raise InvalidData(problems[0])
+    return settings
+
+
+def read_settings(
+    data: Mapping[str, Any], themes: Collection[str] | None = None
+) -> tuple[Settings, list[str]]:
+    """Read a settings object field by field, keeping every good field.
+
+    A missing key takes its default, and so does a bad one, which is named
+    in the problems returned with the settings (``coach: expected true or
+    false, got 'yes'``), in the order of the fields. With ``themes``, a
+    theme that is not one of them is bad too.
+    """
+    readers: dict[str, Callable[[Mapping[str, Any], str], object]] = {
+        "difficulty": lambda d, k: enum_field(d, k, Difficulty),
+        "ai_x_difficulty": lambda d, k: enum_field(d, k, Difficulty),
+        "ai_o_difficulty": lambda d, k: enum_field(d, k, Difficulty),
+        "mark": lambda d, k: enum_field(d, k, Player),
+        "mode": lambda d, k: enum_field(d, k, Mode),
+        "board": lambda d, k: enum_field(d, k, BoardSize),
+        "alternate_start": bool_field,
+        "coach": bool_field,
+        "theme": lambda d, k: _theme(d, k, themes),
+    }
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    for key, reader in readers.items():
+        if key not in data:
+            continue
+        try:
+            values[key] = reader(data, key)
+        except InvalidData as exc:
+            problems.append(str(exc))
+    return Settings(**values), problems
+
+
+def _theme(data: Mapping[str, Any], key: str, themes: Collection[str] | None) -> str:
+    theme = data[key]
+    if not isinstance(theme, str) or not theme:
+        raise InvalidData(f"{key}: expected a theme name, got {theme!r}")
+    if themes is not None and theme not in themes:
+        raise InvalidData(f"{key}: no theme is named {theme!r}")
+    return theme
+
 
 # Levels -------------------------------------------------------------------
 

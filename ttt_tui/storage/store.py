@@ -1,7 +1,7 @@
 """The `Store`: settings, stats and game records in one directory, with nothing lost.
 
 It knows where the files are (`default_data_dir`), reads them through the
-model (`ttt_tui.storage.model`, `ttt_tui.settings`) and writes them through
+model (`ttt_tui.storage.model`, `ttt_tui.play.settings`) and writes them through
 `ttt_tui.storage.files`; what goes wrong becomes a notice for the user, never
 an exception. It sets damaged files aside, repairs what can be repaired, and
 rebuilds the stats from the game records.
@@ -28,15 +28,23 @@ from typing import Any
 
 from platformdirs import user_data_dir
 
-from ttt_tui.jsonfields import InvalidData, NewerFormat, decode, json_bytes, parse_object
-from ttt_tui.settings import Settings
+from ttt_tui.play.settings import Settings
 from ttt_tui.storage.files import (
     directory_lock,
     fsync_directory,
     remove_stale_temp_files,
     write_atomic,
 )
-from ttt_tui.storage.model import GameRecord, Stats, parse_games_line, reset_line, stats_entry
+from ttt_tui.storage.jsonfields import InvalidData, NewerFormat, decode, json_bytes, parse_object
+from ttt_tui.storage.model import (
+    GameRecord,
+    Stats,
+    parse_games_line,
+    read_settings,
+    reset_line,
+    settings_json,
+    stats_entry,
+)
 
 APP_NAME = "ttt-tui"
 """The name of the data directory that platformdirs picks."""
@@ -151,7 +159,7 @@ class Store:
         """
         data = self._read_json(SETTINGS_FILE)
         if data is not None:
-            settings, problems = Settings.read(data, themes)
+            settings, problems = read_settings(data, themes)
             if problems and not self._lock_depth:
                 with self._locked():  # look again before repairing, as in `_read_json`
                     return self.load_settings(themes)
@@ -260,7 +268,7 @@ class Store:
         A field missing or bad on disk takes its value from ``settings`` too, and
         so does every field when the file is absent or unreadable.
         """
-        mine, before = settings.to_json(), self._settings.to_json()
+        mine, before = settings_json(settings), settings_json(self._settings)
         data = self._read_json(
             SETTINGS_FILE,
             damaged=lambda reason: self._set_aside(
@@ -269,9 +277,9 @@ class Store:
         )
         if data is None:
             return mine
-        on_disk, problems = Settings.read(data)
+        on_disk, problems = read_settings(data)
         bad = {problem.partition(":")[0] for problem in problems}
-        theirs = on_disk.to_json()
+        theirs = settings_json(on_disk)
         return {
             key: value if before.get(key) != value or key in bad or key not in data else theirs[key]
             for key, value in mine.items()
@@ -478,7 +486,7 @@ class Store:
             f" default{'' if len(fields) == 1 else 's'} for {named}."
         )
         if aside is not None:
-            self._write_json(SETTINGS_FILE, self._settings.to_json())
+            self._write_json(SETTINGS_FILE, settings_json(self._settings))
 
     def _rebuild_stats(self, reason: str) -> None:
         """Set a damaged stats file aside and count the games again, saying so."""

@@ -7,7 +7,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ttt_tui.explorer import LineState
+from ttt_tui.teach.explorer import LineState
 
 EMPTY = LineState((), 0, False, "")
 """What the tab shows before it is given a line."""

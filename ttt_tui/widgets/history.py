@@ -12,7 +12,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ttt_tui.engine import Cell
-from ttt_tui.game import move_name
+from ttt_tui.play.game import move_name
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ttt_tui.explorer import CountRow
+from ttt_tui.teach.explorer import CountRow
 
 STATE_STYLES = {"done": "green", "counting…": "yellow", "stopped": "red"}
 """How each row's state is coloured."""

@@ -15,8 +15,8 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from ttt_tui import glyphs
 from ttt_tui.engine import Outcome, Player, Verdict
+from ttt_tui.widgets import glyphs
 
 Styler = Callable[[str], Style]
 """The style of a component class of the board (``"board--x"``), over the square's ground."""

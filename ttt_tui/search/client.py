@@ -2,7 +2,7 @@
 
 A pure-Python search in a thread shares the interpreter's lock with the
 interface, and a long one (Hard on 5x5) made every key late. `SearchProcess`
-runs the searches in a separate process (`ttt_tui.search_worker`) that lives as
+runs the searches in a separate process (`ttt_tui.search.worker`) that lives as
 long as the app and keeps the engine's tables warm from one move to the next.
 It takes one search at a time, the computer's move before the coach's analysis
 and an analysis before the explorer's counts (a search asked for while a
@@ -49,7 +49,7 @@ from ttt_tui.engine import (
     choose_move,
 )
 from ttt_tui.engine.minimax import Count, CountProgress, CountProgressCallback, Search, run_count
-from ttt_tui.search_worker import ANALYSIS, COUNT, MOVE, Job, Reply
+from ttt_tui.search.worker import ANALYSIS, COUNT, MOVE, Job, Reply
 
 STOP_SECONDS = 1.0
 """How long `SearchProcess.close` waits for the process to end before it is killed."""
@@ -190,7 +190,7 @@ class _Pending:
 
 
 class SearchProcess:
-    """A long-lived process (`ttt_tui.search_worker`) that runs the searches one at a time.
+    """A long-lived process (`ttt_tui.search.worker`) that runs the searches one at a time.
 
     Start it from inside the app's event loop (`start`); close it when the app
     ends (`close`). ``on_restart`` is called, in the event loop, each time the
@@ -226,7 +226,7 @@ class SearchProcess:
         package_root = str(Path(__file__).resolve().parent.parent)
         path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
         process = subprocess.Popen(
-            [sys.executable, "-m", "ttt_tui.search_worker"],
+            [sys.executable, "-m", "ttt_tui.search.worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

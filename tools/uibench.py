@@ -1,8 +1,8 @@
 """Benchmark the game's interface against a bare Textual app, in one run.
 
-``python -m ttt_tui.devtools.bench --ui`` starts the real game
+``python -m tools.bench --ui`` starts the real game
 (``python -m ttt_tui``, a fresh data directory each time) and the bare app
-(`ttt_tui.devtools.bare_app`: Header, Footer, one Static) in 80x24
+(`tools.bare_app`: Header, Footer, one Static) in 80x24
 pseudo-terminals, drives both with the bytes a terminal sends for keys, and
 reads what they draw through a terminal emulator (pyte). The two apps take
 turns: their launches alternate in order from run to run, and within a run
@@ -31,7 +31,7 @@ reply, as a person pays for it; starting a new game after one ends is not
 counted. The bare app has no computer, so the reply rows have no baseline.
 
 ``--renders`` adds one more launch of the game through
-`ttt_tui.devtools.launch`, which counts every widget's ``render()`` call and
+`tools.launch`, which counts every widget's ``render()`` call and
 every square the board draws, and reports the renders caused by a cursor move,
 by each play and by each reply (the computer waits `RENDERS_AI_DELAY` so that
 the two are drawn, and counted, apart).
@@ -64,9 +64,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ttt_tui.devtools.bare_app import INITIAL_TEXT, TITLE, text_for
-from ttt_tui.devtools.launch import RENDERS_ENV
-from ttt_tui.devtools.report import format_time, markdown_table, plural
+from tools.bare_app import INITIAL_TEXT, TITLE, text_for
+from tools.launch import RENDERS_ENV
+from tools.report import format_time, markdown_table, plural
 from ttt_tui.engine import Board
 
 if TYPE_CHECKING:
@@ -392,7 +392,7 @@ class BareSubject(Subject):
         self.keys = 0
 
     def command(self, seed: int) -> list[str]:
-        return [sys.executable, "-m", "ttt_tui.devtools.bare_app"]
+        return [sys.executable, "-m", "tools.bare_app"]
 
     def first_frame(self, lines: Lines) -> bool:
         return TITLE in lines[0] and FOOTER_QUIT in lines[-1] and _shows(lines, INITIAL_TEXT)
@@ -650,7 +650,7 @@ def measure(
 
 
 class RenderProbe:
-    """Asks a launch through `ttt_tui.devtools.launch` for its render counts."""
+    """Asks a launch through `tools.launch` for its render counts."""
 
     def __init__(self, terminal: Terminal, path: Path) -> None:
         self.terminal = terminal
@@ -695,7 +695,7 @@ spinner frame (0.08 s), whose animation would otherwise count as renders."""
 def count_renders(plays: int) -> list[Renders]:
     """Render counts of the game for one cursor move, then for ``plays`` plays: the
     person's move and the computer's reply counted apart, as the two changes they are."""
-    subject = GameSubject(("-m", "ttt_tui.devtools.launch", "ttt-tui"), RENDERS_AI_DELAY)
+    subject = GameSubject(("-m", "tools.launch", "ttt-tui"), RENDERS_AI_DELAY)
     with tempfile.TemporaryDirectory(prefix="ttt-uibench-renders-") as counts_dir:
         path = Path(counts_dir) / "renders.json"
         with Launch(subject, seed=0, env={RENDERS_ENV: str(path)}) as launch:
@@ -864,9 +864,9 @@ def goal_lines(table: Sequence[Row], renders: Sequence[Renders] | None) -> list[
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser for ``python -m ttt_tui.devtools.bench --ui``."""
+    """The parser for ``python -m tools.bench --ui``."""
     parser = argparse.ArgumentParser(
-        prog="python -m ttt_tui.devtools.bench --ui",
+        prog="python -m tools.bench --ui",
         description=(
             "Time ttt-tui against a bare Textual app in pseudo-terminals, interleaved in"
             " the same run, and print medians, 95th percentiles and ratios."

@@ -1,13 +1,13 @@
 """Benchmark the interface while the computer searches, and how fast a search stops.
 
-``python -m ttt_tui.devtools.bench --search`` measures, on this machine and in this run:
+``python -m tools.bench --search`` measures, on this machine and in this run:
 
 - **key to screen while a 5x5 search runs**: the game is started three times in
-  80x24 pseudo-terminals (as `ttt_tui.devtools.uibench` does), each on 5x5 with
+  80x24 pseudo-terminals (as `tools.uibench` does), each on 5x5 with
   two players and the coach on, and brought to a position whose analysis takes
   the engine seconds (`LONG`). In one launch the coach is then switched off: the
   idle baseline. In another the analysis runs in the search process, as the
-  game does it. In the third (through `ttt_tui.devtools.launch`) it runs in a
+  game does it. In the third (through `tools.launch`) it runs in a
   thread of the app, as it did before the search process: the contrast. Cursor
   moves go to the three in turn, one key at a time, and each is timed from the
   key to the frame showing the cursor moved; the search must still be running
@@ -20,7 +20,7 @@
   analyse: the idle baseline. The other two show the Search tab (``s``), which
   counts the work of three searches on the position selected, starting again
   for each position newly selected: in the search process in one, in a thread
-  of the app in the other (through `ttt_tui.devtools.launch`, whose searcher, a
+  of the app in the other (through `tools.launch`, whose searcher, a
   `ThreadSearcher`, is the one the explorer is given, and counts with
   `asyncio.to_thread`; where each app's counting ran, the search process or the
   app, is read from /proc and checked). Tree moves (down to a1, up to the root)
@@ -61,9 +61,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ttt_tui.devtools.launch import THREAD_SEARCH_ENV
-from ttt_tui.devtools.report import Seconds, format_time, markdown_table, plural
-from ttt_tui.devtools.uibench import (
+from tools.launch import THREAD_SEARCH_ENV
+from tools.report import Seconds, format_time, markdown_table, plural
+from tools.uibench import (
     CLOCK_TICKS,
     KEY_TIMEOUT,
     START_TIMEOUT,
@@ -164,7 +164,7 @@ def three_variants(idle: str, doing: str) -> list[Variant]:
     """The baseline named ``idle``; then the game ``doing`` its work in the search
     process, as it does; then in a thread of the app, as it did before the process."""
     game = ["-m", "ttt_tui"]
-    threaded = ["-m", "ttt_tui.devtools.launch", "ttt-tui"]
+    threaded = ["-m", "tools.launch", "ttt-tui"]
     return [
         Variant(idle, game, idle=True),
         Variant(f"{doing} in the search process", game),
@@ -327,7 +327,7 @@ def process_cpu(pid: int) -> Seconds:
 
 
 def search_process(app: int) -> int | None:
-    """The process id of ``app``'s search process (`ttt_tui.search_worker`), if it has one.
+    """The process id of ``app``'s search process (`ttt_tui.search.worker`), if it has one.
 
     The search process runs in a session of its own: it is found as ``app``'s child.
     """
@@ -343,7 +343,7 @@ def search_process(app: int) -> int | None:
             except OSError:  # the process has gone
                 continue
             parent = int(data[data.rindex(b")") + 2 :].split()[1])
-            if parent == app and b"ttt_tui.search_worker" in command:
+            if parent == app and b"ttt_tui.search.worker" in command:
                 return int(entry.name)
     return None
 
@@ -413,7 +413,7 @@ def measure_keys(variants: Sequence[Variant], keys: int) -> None:
 
 async def measure_cancels(trials: int) -> tuple[list[Seconds], list[Seconds]]:
     """(cancel to the next result, the next job alone) over ``trials``, in one process."""
-    from ttt_tui.searcher import SearchProcess
+    from ttt_tui.search.client import SearchProcess
 
     searcher = SearchProcess()
     searcher.start()
@@ -491,9 +491,9 @@ def print_tree(explorers: Sequence[Variant], keys: int) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser for ``python -m ttt_tui.devtools.bench --search``."""
+    """The parser for ``python -m tools.bench --search``."""
     parser = argparse.ArgumentParser(
-        prog="python -m ttt_tui.devtools.bench --search",
+        prog="python -m tools.bench --search",
         description="Time keys while the computer searches a 5x5 position and while the"
         " explorer counts, and cancelling.",
     )

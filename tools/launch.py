@@ -1,6 +1,6 @@
 """Run the game or the bare app counting how often each widget renders.
 
-``python -m ttt_tui.devtools.launch ttt-tui [ARGS...]`` runs the game as
+``python -m tools.launch ttt-tui [ARGS...]`` runs the game as
 ``ttt-tui ARGS...`` would, and ``... launch bare`` the bare app. With
 ``TTT_UIBENCH_RENDERS=PATH`` in the environment, every frame in which a widget's
 ``render()`` is called is counted per widget (Textual may call it twice in a
@@ -138,19 +138,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] not in APPS:
         apps = ",".join(APPS)
-        print(f"usage: python -m ttt_tui.devtools.launch {{{apps}}} [ARGS...]", file=sys.stderr)
+        print(f"usage: python -m tools.launch {{{apps}}} [ARGS...]", file=sys.stderr)
         return 2
     renders = os.environ.get(RENDERS_ENV)
     if renders:
         RenderCounter(Path(renders)).install()
     if os.environ.get(THREAD_SEARCH_ENV):
         import ttt_tui.app
-        from ttt_tui.searcher import ThreadSearcher
+        from ttt_tui.search.client import ThreadSearcher
 
         app_module: Any = ttt_tui.app  # the app's default searcher, replaced for this run
         app_module.SearchProcess = lambda **_options: ThreadSearcher()
     if args[0] == "bare":
-        from ttt_tui.devtools import bare_app
+        from tools import bare_app
 
         return bare_app.main()
     from ttt_tui.__main__ import main as ttt_main

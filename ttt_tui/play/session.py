@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 
 from ttt_tui.engine import (
@@ -26,9 +26,9 @@ from ttt_tui.engine import (
     Status,
     Verdict,
 )
-from ttt_tui.game import Game, move_name, record_of
-from ttt_tui.results import OUTCOME_LABELS, Result, outcomes_for, stats_outcome
-from ttt_tui.settings import BoardSize, Mode, Settings
+from ttt_tui.play.game import Game, move_name, record_of
+from ttt_tui.play.results import OUTCOME_LABELS, Result, outcomes_for, stats_outcome
+from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import GameRecord
 
 
@@ -528,7 +528,7 @@ class Session:
         """What a crash report needs to replay this game."""
         game = self.game
         return {
-            "settings": self.settings.to_json(),
+            "settings": {f.name: _plain(getattr(self.settings, f.name)) for f in fields(Settings)},
             "mode": game.mode.value,
             "human": game.human.value,
             "board": str(game.board),
@@ -539,6 +539,11 @@ class Session:
             "levels": " ".join(level.value if level else "person" for level in game.levels),
             "undone": game.redo_stack,
         }
+
+
+def _plain(value: object) -> object:
+    """A setting as a crash report shows it: an enum by its value."""
+    return value.value if isinstance(value, enum.Enum) else value
 
 
 def status_view(session: Session) -> StatusView:

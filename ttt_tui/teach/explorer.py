@@ -7,7 +7,7 @@ the app's search process, hands their results back, and draws the immutable
 `ExplorerView` the model gives it.
 
 Every value shown comes from an `Analysis` the engine proved; the words come
-from `ttt_tui.explainer`; the alpha-beta walk from
+from `ttt_tui.teach.explain`; the alpha-beta walk from
 `ttt_tui.engine.minimax.walk`, worked out a step at a time as it is asked for.
 """
 
@@ -29,7 +29,8 @@ from ttt_tui.engine.minimax import (
     position_at,
     walk,
 )
-from ttt_tui.explainer import (
+from ttt_tui.play.session import BoardState
+from ttt_tui.teach.explain import (
     Ply,
     best_ply,
     big_number,
@@ -42,7 +43,6 @@ from ttt_tui.explainer import (
     tactic_tag,
     why,
 )
-from ttt_tui.session import BoardState
 
 JUMP_LIMIT = 5_000
 """Most walk steps one key may take while looking for the next cut."""

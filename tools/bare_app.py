@@ -4,7 +4,7 @@ A Header, a Footer and one Static. The arrow keys move a cursor over squares
 1-9 and the digits "play" a square; every such key rewrites the Static's text,
 numbered (``key 3: cursor 6``), so each key changes the screen and the
 benchmark can tell which key a frame answers. ``python -m
-ttt_tui.devtools.bare_app`` runs it; `ttt_tui.devtools.uibench` times it next
+tools.bare_app`` runs it; `tools.uibench` times it next
 to the game.
 """
 

@@ -1,6 +1,6 @@
 """Measure how strongly each difficulty plays, from seeded games.
 
-``python -m ttt_tui.devtools.strength`` plays every difficulty against a
+``python -m tools.strength`` plays every difficulty against a
 uniformly random opponent and against a perfect one (Hard), once as X and once
 as O, and prints win / draw / loss percentages as a Markdown table; ``--size``
 picks the board (3, 4 or 5). Every game gets its own `random.Random` per
@@ -288,9 +288,9 @@ def render_table(strength: Strength) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser for ``python -m ttt_tui.devtools.strength``."""
+    """The parser for ``python -m tools.strength``."""
     parser = argparse.ArgumentParser(
-        prog="python -m ttt_tui.devtools.strength",
+        prog="python -m tools.strength",
         description=(
             "Play each difficulty against a random and a perfect opponent, as X and as O,"
             " and print win / draw / loss percentages."
@@ -330,7 +330,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     n = strength.n
     print(
         f"Strength by difficulty on {n}x{n} ({SIZES[n]} in a row): {strength.games:,} games"
-        f" a row, seed {strength.seed} (python -m ttt_tui.devtools.strength"
+        f" a row, seed {strength.seed} (python -m tools.strength"
         f" --size {n} --games {strength.games} --seed {strength.seed})."
     )
     print(

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ttt_tui.engine import Board, Cell, Difficulty, Player, Status, coordinate, mover_of
-from ttt_tui.results import Result
-from ttt_tui.settings import Mode
+from ttt_tui.play.results import Result
+from ttt_tui.play.settings import Mode
 from ttt_tui.storage import GameRecord, Mixed, side_level
 
 

@@ -1,4 +1,4 @@
-"""The search process: ``python -m ttt_tui.search_worker``, started by `SearchProcess`.
+"""The search process: ``python -m ttt_tui.search.worker``, started by `SearchProcess`.
 
 It reads jobs from standard input and writes replies to standard output, each a
 pickled tuple, and runs one search at a time with the engine. A thread of its

@@ -7,13 +7,17 @@ visit to value the position (`ttt_tui.engine.minimax`).
 
 from __future__ import annotations
 
+import argparse
+import io
 import json
+import os
+import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
 from ttt_tui.engine import Board, InvalidPositionError, Status, analyze, coordinate
 from ttt_tui.engine.minimax import Count, Search, run_count
-from ttt_tui.explainer import count_words, tree_json, tree_lines
+from ttt_tui.teach.explain import count_words, tree_json, tree_lines
 
 STATS_ORDER = (Search.MINIMAX, Search.ALPHA_BETA, Search.ENGINE)
 """The searches `--stats` counts, in the order it prints them."""
@@ -159,3 +163,23 @@ def read_positions(args: list[str], stdin: TextIO) -> Iterable[str]:
                     yield line.rstrip("\r\n")
         else:
             yield arg
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run `ttt-tui analyze`, tolerating undecodable input and a reader that goes away."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
+    try:
+        return run_analyze(
+            read_positions(args.positions, sys.stdin),
+            args.json,
+            sys.stdout,
+            sys.stderr,
+            tree=args.tree,
+            stats=args.stats,
+        )
+    except BrokenPipeError:
+        # The reader (say `| head -1`) has what it wanted; stop quietly, and keep
+        # Python from complaining again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -1,5 +1,5 @@
 """What the benchmarks print: durations with three significant figures, Markdown tables,
-counted nouns. Shared by `ttt_tui.devtools.bench`, `uibench` and `searchbench`."""
+counted nouns. Shared by `tools.bench`, `uibench` and `searchbench`."""
 
 from __future__ import annotations
 

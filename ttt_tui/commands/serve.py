@@ -29,6 +29,7 @@ losing each other's updates.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import html
@@ -325,3 +326,14 @@ def run_server(
             file=sys.stderr,
         )
         return 2
+
+
+def main(args: argparse.Namespace, game_argv: Sequence[str]) -> int:
+    """Run `ttt-tui serve` with each tab's game given ``game_argv``."""
+    return run_server(
+        game_argv,
+        host=args.host,
+        port=args.port,
+        public_url=args.public_url,
+        max_games=args.max_games,
+    )

@@ -1,6 +1,6 @@
 """Benchmark the engine against naive minimax, in one run, on every board size.
 
-``python -m ttt_tui.devtools.bench`` times, on this machine and in this run:
+``python -m tools.bench`` times, on this machine and in this run:
 
 - the baselines: the plain recursive minimax of the classic tutorial articles
   (no memo, no pruning) choosing the first move on an empty 3x3 board, in
@@ -19,9 +19,9 @@ Time figures are medians (and p95 where a distribution matters) and the 3x3
 ones are quoted as ratios to the baselines measured alongside them. Pure
 Python: no Textual, no Rich.
 
-``--ui`` runs the interface benchmark instead (`ttt_tui.devtools.uibench`), and
+``--ui`` runs the interface benchmark instead (`tools.uibench`), and
 ``--search`` the interface while the computer searches, and cancelling
-(`ttt_tui.devtools.searchbench`).
+(`tools.searchbench`).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ttt_tui.devtools.report import format_time, markdown_table, plural
+from tools.report import format_time, markdown_table, plural
 from ttt_tui.engine import Board, Difficulty, analyze, choose_move
 
 Seconds = float
@@ -425,9 +425,9 @@ def render_table(naive: Seconds, rows: Sequence[Figure]) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser for ``python -m ttt_tui.devtools.bench``."""
+    """The parser for ``python -m tools.bench``."""
     parser = argparse.ArgumentParser(
-        prog="python -m ttt_tui.devtools.bench",
+        prog="python -m tools.bench",
         description=(
             "Time the engine against the tutorials' naive minimax in the same run"
             " and print medians with ratios."
@@ -471,17 +471,17 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print the table; returns the exit status.
 
-    With ``--ui``, the rest of the arguments go to `ttt_tui.devtools.uibench`; with
-    ``--search``, to `ttt_tui.devtools.searchbench`.
+    With ``--ui``, the rest of the arguments go to `tools.uibench`; with
+    ``--search``, to `tools.searchbench`.
     """
     args_list = list(sys.argv[1:] if argv is None else argv)
     if "--search" in args_list:
-        from ttt_tui.devtools import searchbench
+        from tools import searchbench
 
         args_list.remove("--search")
         return searchbench.main(args_list)
     if "--ui" in args_list:
-        from ttt_tui.devtools import uibench
+        from tools import uibench
 
         args_list.remove("--ui")
         return uibench.main(args_list)

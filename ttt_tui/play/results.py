@@ -15,7 +15,7 @@ import enum
 from typing import NamedTuple
 
 from ttt_tui.engine import Player, Status
-from ttt_tui.settings import Mode
+from ttt_tui.play.settings import Mode
 
 
 class Result(enum.Enum):

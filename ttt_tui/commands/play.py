@@ -1,0 +1,69 @@
+"""`ttt-tui` itself: the game, full-screen, in a terminal or a browser tab."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import stat
+import sys
+
+WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
+"""The Textual driver that textual-serve names in ``TEXTUAL_DRIVER`` for each tab's game:
+it talks to the server through pipes on standard input and output, not to a terminal."""
+
+
+def _is_pipe(stream: object) -> bool:
+    """Whether ``stream`` is a pipe or a socket, as a web server's child has."""
+    try:
+        mode = os.fstat(stream.fileno()).st_mode  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+def terminal_problem() -> str | None:
+    """Why the game cannot run full-screen here, or None if it can.
+
+    Under textual-serve (``TEXTUAL_DRIVER`` naming `WEB_DRIVER`) the game draws
+    in a browser through the server, on pipes, and needs no terminal; with that
+    driver but no pipes there is no server to talk to either.
+    """
+    if os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER:
+        if _is_pipe(sys.stdin) and _is_pipe(sys.stdout):
+            return None
+        return (
+            "TEXTUAL_DRIVER names Textual's web driver, which needs a web server"
+            " (`ttt-tui serve`) on standard input and output, but they are not pipes"
+        )
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return (
+            "the game needs an interactive terminal, but standard input or output"
+            " is not one; for scripts, use `ttt-tui analyze`"
+        )
+    if os.environ.get("TERM") == "dumb":
+        return (
+            "TERM=dumb cannot show a full-screen game; run it in a terminal"
+            " emulator (e.g. TERM=xterm-256color)"
+        )
+    return None
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the game with saved settings, overridden by any given on the command line."""
+    problem = terminal_problem()
+    if problem is not None:
+        print(f"ttt-tui: {problem}", file=sys.stderr)
+        return 2
+    from ttt_tui.app import TicTacToeApp
+    from ttt_tui.storage import Store
+
+    app = TicTacToeApp(
+        store=Store(enabled=not args.no_save),
+        difficulty=args.difficulty,
+        board=args.board,
+        mark=args.mark,
+        ai_delay=args.ai_delay,
+        seed=args.seed,
+    )
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,1 @@
+"""Every workaround of a Textual or textual-serve bug, and nothing else."""
