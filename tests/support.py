@@ -9,10 +9,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -379,6 +382,49 @@ class StaleWatch:
     def _count(self, outcome: Changed | None) -> Changed | None:
         self.count += outcome is None
         return outcome
+
+
+# Another ttt-tui ------------------------------------------------------------------
+
+HOLD_LOCK = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+class LockHolder:
+    """Another process holding a data directory's lock, as another ttt-tui saving or a
+    stuck one would, until `release` (or the end of the ``with`` block)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", HOLD_LOCK, str(directory)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        assert self.process.stdout.readline() == "held\n", "the lock holder did not start"
+
+    @property
+    def holding(self) -> bool:
+        """Whether it still holds the lock."""
+        return self.process.poll() is None
+
+    def release(self) -> None:
+        """Let go of the lock, and end."""
+        if self.process.stdin is not None and not self.process.stdin.closed:
+            self.process.stdin.close()
+        self.process.wait(10)
+
+    def __enter__(self) -> LockHolder:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.release()
 
 
 # Textual internals the tests truly need, each wrapped once here ------------------

@@ -6,6 +6,7 @@ scripted chooser with no thinking delay, so every game is replayable.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import datetime
 from pathlib import Path
@@ -17,12 +18,14 @@ from textual.widgets import DataTable, Static
 from tests.support import (
     SIZE,
     GatedAI,
+    LockHolder,
     Notes,
     ScriptedAI,
     calls_begun,
     click_option,
     settle,
     start,
+    until,
 )
 from tests.support import play as play_keys
 from ttt_tui.__main__ import build_parser
@@ -41,6 +44,7 @@ from ttt_tui.storage import (
     Store,
     default_data_dir,
 )
+from ttt_tui.storage.saver import SAVED_NOTICE, waiting_notice
 from ttt_tui.widgets.choice import Choice
 
 # Helpers ---------------------------------------------------------------------
@@ -569,3 +573,91 @@ async def test_a_damaged_stats_file_is_rebuilt_and_shown_on_the_stats_screen(
         medium = "You vs AI | Medium | 2 | 2 | 0 | 0 | - | -"
         assert table_rows(stats)["human_vs_ai/medium"] == medium
     assert stats_counts(directory) == {"human_vs_ai/medium": {"win": 2, "draw": 0, "loss": 0}}
+
+
+# Saving while another ttt-tui holds the data directory ---------------------------
+
+
+def on_disk(directory: Path) -> tuple[dict[str, Any], list[str]]:
+    """The saved settings and the results of the recorded games, as far as they are there."""
+    settings_path = directory / SETTINGS_FILE
+    settings = json.loads(settings_path.read_text()) if settings_path.exists() else {}
+    games = (
+        [r["result"] for r in game_lines(directory)] if (directory / GAMES_FILE).exists() else []
+    )
+    return settings, games
+
+
+async def test_a_held_lock_stops_no_key_and_everything_is_saved_once_it_is_free(
+    tmp_path: Path,
+) -> None:
+    """Another process holds the data directory's lock while the game plays: a setting
+    changes, a game is won and another abandoned, and every key is handled while the
+    lock is still held; saving waits, says so once, and saves it all once it is free."""
+    directory = tmp_path / "data"
+    directory.mkdir()
+    app = make_app(Store(directory), ScriptedAI(8, 7, 6))
+    notes = Notes(app)
+    with LockHolder(directory) as holder:
+        async with app.run_test(size=SIZE) as pilot:
+            # Saving on the event loop waited here for as long as the lock was held.
+            async with asyncio.timeout(60):
+                screen = await start(pilot)
+                await play_keys(pilot, "d")  # Medium to Hard: a setting to save
+                await play_keys(pilot, "1", "2", "3")  # X takes the top row: a game to record
+                assert screen.session.game.is_over
+                await play_keys(pilot, "n", "5", "c")  # a move, then the coach: another setting
+                await play_keys(pilot, "n")  # the game of one move and a reply is abandoned
+            assert holder.holding
+            settings = screen.session.settings
+            assert (settings.difficulty, settings.coach) == (Difficulty.HARD, True)
+            assert on_disk(directory) == ({}, [])
+            waiting = [m for m in notes.messages if m.startswith("Saving is waiting")]
+            assert waiting == [waiting_notice(app.store)]
+
+            holder.release()
+            await until(
+                pilot,
+                lambda: on_disk(directory)[1] == ["x_won", "abandoned"],
+                "the games on disk",
+                seconds=30,
+            )
+            await until(pilot, lambda: SAVED_NOTICE in notes.messages, "saved, it says")
+    settings_json, games = on_disk(directory)
+    assert (settings_json["difficulty"], settings_json["coach"]) == ("hard", True)
+    assert games == ["x_won", "abandoned"]
+    assert stats_counts(directory)["human_vs_ai/hard"]["win"] == 1
+    assert app.last_words == []
+
+
+async def test_quitting_while_the_lock_is_held_says_what_was_not_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("ttt_tui.app.QUIT_SECONDS", 0.5)
+    directory = tmp_path / "data"
+    directory.mkdir()
+    app = make_app(Store(directory), ScriptedAI(8))
+    notes = Notes(app)
+    with LockHolder(directory):
+        async with app.run_test(size=SIZE) as pilot:
+            await start(pilot)
+            await play_keys(pilot, "c", "5")
+            await until(pilot, lambda: len(notes.messages) > 1, "saving is waiting")
+            await pilot.press("q")
+    assert app.last_words == [
+        f"not saved: your settings and the unfinished game. Another ttt-tui held {directory}"
+        " for more than 0.5 s as this one ended."
+    ]
+    assert on_disk(directory) == ({}, [])
+
+
+def test_what_was_not_saved_is_said_once_the_terminal_is_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def fake_run(self: TicTacToeApp, *args: Any, **kwargs: Any) -> None:
+        self.last_words = ["not saved: your settings."]
+
+    monkeypatch.setattr(TicTacToeApp, "run", fake_run)
+    monkeypatch.setattr("ttt_tui.commands.play.terminal_problem", lambda: None)
+    assert play(build_parser().parse_args([])) == 0
+    assert capsys.readouterr().err == "ttt-tui: not saved: your settings.\n"

@@ -8,11 +8,13 @@ from datetime import UTC, datetime
 import pytest
 
 from ttt_tui.engine import Difficulty, Player, analyze
+from ttt_tui.play.game import EndedGame
 from ttt_tui.play.results import Result
 from ttt_tui.play.session import (
     AnalysisRequest,
     Changed,
     MoveRequest,
+    Outcome,
     Refusal,
     Refused,
     Session,
@@ -20,29 +22,27 @@ from ttt_tui.play.session import (
     status_text,
 )
 from ttt_tui.play.settings import BoardSize, Mode, Settings
-from ttt_tui.storage import GameRecord
 
 MOMENT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 
 
-class Saved:
-    """What a session saved: every settings change and every game record."""
-
-    def __init__(self) -> None:
-        self.settings: list[Settings] = []
-        self.records: list[GameRecord] = []
-
-
-def make_session(**settings: object) -> tuple[Session, Saved]:
-    saved = Saved()
+def make_session(**settings: object) -> Session:
     session = Session(
         dataclasses.replace(Settings(), **settings),  # type: ignore[arg-type]
-        save_settings=saved.settings.append,
-        record_game=saved.records.append,
         now=lambda: MOMENT,
     )
     session.begin()
-    return session, saved
+    return session
+
+
+def ended(*outcomes: Outcome) -> list[EndedGame]:
+    """The games these outcomes say to record, in order."""
+    return [o.ended for o in outcomes if isinstance(o, Changed) and o.ended is not None]
+
+
+def saved(*outcomes: Outcome) -> list[Settings]:
+    """The settings these outcomes say to save, in order."""
+    return [o.settings for o in outcomes if isinstance(o, Changed) and o.settings is not None]
 
 
 def move_request(session: Session) -> MoveRequest:
@@ -52,7 +52,7 @@ def move_request(session: Session) -> MoveRequest:
 
 
 def test_a_move_then_the_computer_is_asked_for_its_reply() -> None:
-    session, _ = make_session(difficulty=Difficulty.HARD)
+    session = make_session(difficulty=Difficulty.HARD)
     assert session.requests() == []
     outcome = session.play(0)
     assert isinstance(outcome, Changed)
@@ -68,7 +68,7 @@ def test_a_move_then_the_computer_is_asked_for_its_reply() -> None:
 
 
 def test_a_move_for_an_old_turn_is_dropped_and_its_search_cancelled() -> None:
-    session, _ = make_session()
+    session = make_session()
     session.play(0)
     request = move_request(session)
     outcome = session.undo()
@@ -79,14 +79,14 @@ def test_a_move_for_an_old_turn_is_dropped_and_its_search_cancelled() -> None:
 
 
 def test_a_move_while_the_computer_is_to_move_is_refused() -> None:
-    session, _ = make_session()
+    session = make_session()
     session.play(0)
     assert session.play(1) == Refused(Refusal.NOT_YOUR_TURN)
     assert session.game.moves == [0]
 
 
 def test_a_taken_square_is_refused_by_its_number() -> None:
-    session, _ = make_session(mode=Mode.TWO_PLAYERS)
+    session = make_session(mode=Mode.TWO_PLAYERS)
     session.play(4)
     outcome = session.play(4)
     assert outcome == Refused(Refusal.SQUARE_TAKEN, 4)
@@ -95,7 +95,7 @@ def test_a_taken_square_is_refused_by_its_number() -> None:
 
 
 def test_in_ai_vs_ai_a_persons_move_is_refused() -> None:
-    session, _ = make_session(mode=Mode.AI_VS_AI)
+    session = make_session(mode=Mode.AI_VS_AI)
     assert session.play(0) == Refused(Refusal.COMPUTER_PLAYS_BOTH)
     assert isinstance(session.set_paused(True), Changed)
     assert session.play(0) == Refused(Refusal.PAUSED_COMPUTER_PLAYS_BOTH)
@@ -103,51 +103,65 @@ def test_in_ai_vs_ai_a_persons_move_is_refused() -> None:
 
 
 def test_a_finished_game_is_recorded_and_scored_once() -> None:
-    session, saved = make_session(mode=Mode.TWO_PLAYERS)
-    for cell in (0, 3, 1, 4, 2):  # X takes the top row
-        assert isinstance(session.play(cell), Changed)
-    assert [r.result for r in saved.records] == [Result.X_WON]
+    session = make_session(mode=Mode.TWO_PLAYERS)
+    moves = [session.play(cell) for cell in (0, 3, 1, 4, 2)]  # X takes the top row
+    assert all(isinstance(outcome, Changed) for outcome in moves)
+    (game,) = ended(*moves)
+    assert game.result is Result.X_WON and game.moves == (0, 3, 1, 4, 2)
+    assert game.ended == MOMENT and game.human is None and game.in_force == (None, None)
     assert session.score[BoardSize.THREE, Mode.TWO_PLAYERS]["x_won"] == 1
     assert status_text(session) == "X wins!"
     assert session.play(8) == Refused(Refusal.GAME_OVER)
-    assert isinstance(session.undo(), Changed)
-    assert isinstance(session.redo(), Changed)  # the same ending again: not counted again
-    assert len(saved.records) == 1
+    after = [session.undo(), session.redo()]  # the same ending again: not counted again
+    assert all(isinstance(outcome, Changed) for outcome in after)
+    assert ended(*after) == []
     assert session.score[BoardSize.THREE, Mode.TWO_PLAYERS]["x_won"] == 1
+    assert session.close_game() is None  # recorded already
 
 
 def test_a_new_game_records_the_old_one_as_abandoned_and_alternates() -> None:
-    session, saved = make_session(mode=Mode.TWO_PLAYERS)
-    session.play(4)
-    session.new_game()
-    assert [r.result for r in saved.records] == [Result.ABANDONED]
-    session.new_game()  # nothing played: nothing recorded
-    assert len(saved.records) == 1
+    session = make_session(mode=Mode.TWO_PLAYERS)
+    first = [session.play(4), session.new_game()]
+    assert [game.result for game in ended(*first)] == [Result.ABANDONED]
+    assert ended(session.new_game()) == []  # nothing played: nothing recorded
 
-    session, saved = make_session(alternate_start=True)
+    session = make_session(alternate_start=True)
     outcome = session.new_game(alternate=True)
     assert outcome.notice == "Sides swapped: you play O."
     assert session.game.human is Player.O
-    assert saved.settings[-1].mark is Player.O
+    assert [settings.mark for settings in saved(outcome)] == [Player.O]
     assert move_request(session).board == session.game.board  # the computer opens
 
 
+def test_an_unfinished_game_is_abandoned_once_as_the_session_ends() -> None:
+    session = make_session(difficulty=Difficulty.HARD)
+    session.play(4)
+    request = move_request(session)
+    session.apply_move(request.token, 0, Difficulty.HARD)
+    game = session.close_game()
+    assert game is not None and game.result is Result.ABANDONED
+    assert game.moves == (4, 0) and game.levels == (None, Difficulty.HARD)
+    assert game.human is Player.X and game.in_force == (None, Difficulty.HARD)
+    assert session.close_game() is None
+
+
 def test_settings_are_saved_once_per_change_and_not_for_no_change() -> None:
-    session, saved = make_session(mode=Mode.AI_VS_AI)
+    session = make_session(mode=Mode.AI_VS_AI)
     assert session.set_difficulty(Difficulty.MEDIUM, Player.X) is None  # already medium
     outcome = session.set_difficulty(Difficulty.HARD, Player.O)
     assert isinstance(outcome, Changed)
     assert outcome.notice == "O engine: Hard"  # which engine: both have a level
-    assert [s.ai_o_difficulty for s in saved.settings] == [Difficulty.HARD]
+    assert [s.ai_o_difficulty for s in saved(outcome)] == [Difficulty.HARD]
     assert session.cycle_difficulty() == Refused(Refusal.ENGINES_IN_SIDEBAR)
     assert session.set_mode(Mode.AI_VS_AI) is None
-    assert isinstance(session.set_mode(Mode.HUMAN_VS_AI), Changed)
-    assert saved.settings[-1].mode is Mode.HUMAN_VS_AI
-    assert len(saved.settings) == 2
+    switched = session.set_mode(Mode.HUMAN_VS_AI)
+    assert isinstance(switched, Changed)
+    assert [s.mode for s in saved(switched)] == [Mode.HUMAN_VS_AI]
+    assert saved(session.set_theme("nord")) != [] and session.set_theme("nord") is None
 
 
 def test_the_coach_asks_for_an_analysis_and_shows_it() -> None:
-    session, _ = make_session(mode=Mode.TWO_PLAYERS)
+    session = make_session(mode=Mode.TWO_PLAYERS)
     assert session.requests() == []
     session.set_coach(True)
     (request,) = session.requests()
@@ -162,7 +176,7 @@ def test_the_coach_asks_for_an_analysis_and_shows_it() -> None:
 
 
 def test_a_hint_is_counted_once_per_position() -> None:
-    session, _ = make_session(mode=Mode.TWO_PLAYERS)
+    session = make_session(mode=Mode.TWO_PLAYERS)
     assert isinstance(session.hint(), Changed)
     assert session.hint() is None
     assert session.game.hints_used == 1
@@ -173,7 +187,7 @@ def test_a_hint_is_counted_once_per_position() -> None:
 
 
 def test_the_view_is_a_value_that_changes_only_with_the_session() -> None:
-    session, _ = make_session()
+    session = make_session()
     first = session.view()
     assert session.view() == first
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -22,7 +22,7 @@ import platformdirs
 import pytest
 
 from ttt_tui.engine import Difficulty, Player, Status
-from ttt_tui.play.game import Game, record_of
+from ttt_tui.play.game import Game, ended_game
 from ttt_tui.play.results import Result, stats_outcome
 from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.storage import (
@@ -34,6 +34,7 @@ from ttt_tui.storage import (
     Store,
     default_data_dir,
     read_settings,
+    record_of,
     settings_from_json,
     settings_json,
     side_level,
@@ -432,7 +433,7 @@ def test_side_level() -> None:
 
 def test_record_of_a_game_played_at_one_level() -> None:
     game = played(Game(), (0, None), (4, HARD), (1, None), (2, HARD), (6, None))
-    record = record_of(game, Result.ABANDONED, T0, lambda player: EASY)
+    record = record_of(ended_game(game, Result.ABANDONED, T0, lambda player: EASY))
     assert record == GameRecord(
         game.started, T0, Mode.HUMAN_VS_AI, None, HARD, Player.X, (0, 4, 1, 2, 6),
         Result.ABANDONED, levels=(None, HARD, None, HARD, None),
@@ -442,7 +443,7 @@ def test_record_of_a_game_played_at_one_level() -> None:
 def test_record_of_a_game_whose_level_changed_is_mixed_and_counts_as_mixed() -> None:
     # Two moves against Easy, then Hard, and X wins: nobody beat Hard.
     game = played(Game(), (0, None), (8, EASY), (1, None), (7, HARD), (2, None))
-    record = record_of(game, Result.X_WON, T0, lambda player: HARD)
+    record = record_of(ended_game(game, Result.X_WON, T0, lambda player: HARD))
     assert record.o_difficulty is MIXED
     assert record.levels == (None, EASY, None, HARD, None)
     line = json.loads(record.to_json())
@@ -457,7 +458,7 @@ def test_record_of_ai_vs_ai_with_one_engine_switched() -> None:
     game = played(
         Game(mode=Mode.AI_VS_AI), (0, MEDIUM), (3, EASY), (1, MEDIUM), (4, HARD), (2, MEDIUM)
     )
-    record = record_of(game, Result.X_WON, T0, lambda player: EASY)
+    record = record_of(ended_game(game, Result.X_WON, T0, lambda player: EASY))
     assert (record.x_difficulty, record.o_difficulty) == (MEDIUM, MIXED)
     assert stats_entry(record) == ("ai_vs_ai/mixed", "x_won")
 
@@ -465,7 +466,7 @@ def test_record_of_ai_vs_ai_with_one_engine_switched() -> None:
 def test_a_side_that_never_moved_is_recorded_at_the_level_in_force() -> None:
     game = played(Game(), (4, None))
     in_force = {Player.X: EASY, Player.O: MEDIUM}
-    record = record_of(game, Result.ABANDONED, T0, in_force.__getitem__)
+    record = record_of(ended_game(game, Result.ABANDONED, T0, in_force.__getitem__))
     assert (record.x_difficulty, record.o_difficulty, record.levels) == (None, MEDIUM, (None,))
 
 
@@ -576,10 +577,10 @@ def test_a_stats_file_from_before_mixed_rows_and_board_sizes_still_loads(data: P
 
 
 def test_rebuilt_counts_follow_the_rules_of_live_counting(data: Path) -> None:
-    mixed = record_of(
+    mixed = record_of(ended_game(
         played(Game(), (0, None), (8, EASY), (1, None), (7, HARD), (2, None)),
         Result.X_WON, T0, lambda player: HARD,
-    )  # fmt: skip
+    ))  # fmt: skip
     records = [
         vs_ai(Result.X_WON, Player.X, HARD),
         mixed,

@@ -273,7 +273,7 @@ def _child_env() -> dict[str, str]:
     # may keep its bytecode: with PYTHONDONTWRITEBYTECODE every cold start would
     # compile the engine from source, which an installed engine never does (the first,
     # uncounted process writes the .pyc files).
-    root = str(Path(__file__).resolve().parents[2])
+    root = str(Path(__file__).resolve().parents[1])
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     return env

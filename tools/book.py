@@ -22,7 +22,7 @@ from ttt_tui.engine.search import _solver, best_moves
 BOOK_MARKS = 2
 """Positions with at most this many marks are in the book."""
 
-TARGET = Path(__file__).resolve().parents[1] / "engine" / "opening.py"
+TARGET = Path(__file__).resolve().parents[1] / "ttt_tui" / "engine" / "opening.py"
 """Where the book is written."""
 
 

@@ -141,8 +141,8 @@ class BenchError(Exception):
 
 
 def package_root() -> str:
-    """The directory holding this checkout's ``ttt_tui``, for the children's path."""
-    return str(Path(__file__).resolve().parents[2])
+    """The top of this clone, holding ``ttt_tui`` and ``tools``, for the children's path."""
+    return str(Path(__file__).resolve().parents[1])
 
 
 DROPPED_ENV = (

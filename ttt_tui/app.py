@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.console import RenderableType
-from textual import events
+from textual import events, on
 from textual.app import App, CommandCallback, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.driver import Driver
 from textual.events import Resize
 from textual.geometry import Size
+from textual.message import Message
 from textual.notifications import Notify, SeverityLevel
 from textual.screen import Screen
 from textual.theme import ThemeProvider
@@ -40,6 +41,7 @@ from ttt_tui.screens.game import GameScreen, is_too_small
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.search.client import Searcher, SearchProcess
 from ttt_tui.storage import Store, crash
+from ttt_tui.storage.saver import QUIT_SECONDS, SAVED_NOTICE, Saver
 from ttt_tui.widgets.board import BoardView
 
 ALT_LETTER = re.compile(r"alt\+(shift\+)?([a-z])")
@@ -78,6 +80,22 @@ class TicTacToeApp(App[None]):
     """No text selection: a game has nothing to copy, and Textual 8.2's selection
     start crashes on a mouse-down over a widget being removed (a toast leaving)."""
 
+    class StorageNotice(Message):
+        """Something about saving that the person should know (from the saver's thread)."""
+
+        def __init__(self, text: str) -> None:
+            self.text = text
+            """The notice; plain text, since it quotes paths and file contents."""
+            super().__init__()
+
+    class SaveFailed(Message):
+        """A save raised an unexpected error (a bug, reported as a crash)."""
+
+        def __init__(self, error: BaseException) -> None:
+            self.error = error
+            """What it raised."""
+            super().__init__()
+
     def __init__(
         self,
         *,
@@ -96,7 +114,14 @@ class TicTacToeApp(App[None]):
         lives as long as the app."""
         super().__init__()
         self.store = store or Store(enabled=False)
-        """Where settings, stats and game records are kept."""
+        """Where settings, stats and game records are kept; called only by the saver once
+        the app runs."""
+        self.saver = Saver(
+            self.store,
+            report=lambda notice: self.post_message(self.StorageNotice(notice)),
+            failed=lambda error: self.post_message(self.SaveFailed(error)),
+        )
+        """Saves settings and games, and reads the stats, off the event loop."""
         # The store checks the saved theme against the themes there are, so an
         # unknown one is named in a notice rather than silently kept.
         settings = settings or self.store.load_settings(themes=set(self.available_themes))
@@ -117,19 +142,20 @@ class TicTacToeApp(App[None]):
         self.quitting = False
         """Set by quit: input that arrives after it is ignored, so a key typed
         right after ``q`` cannot open a screen while the app shuts down."""
-        self.session = Session(
-            settings, save_settings=self.store.save_settings, record_game=self.store.record_game
-        )
+        self.session = Session(settings)
         """The game in play and the settings in force."""
         self.searcher = searcher or SearchProcess(on_restart=self._search_restarted)
         """Where the computer's moves and the coach's analyses are worked out."""
         self._game_screen = GameScreen(
-            self.session, self.store, ai_delay, random.Random(self.seed), self.searcher
+            self.session, self.saver, ai_delay, random.Random(self.seed), self.searcher
         )
         self._size_put_right: Size | None = None
         """The terminal size last posted because a resize had arrived out of order."""
         self._hangup_watch: HangupWatch | None = None
         """Ends the app when its terminal, or its web server, goes without a signal."""
+        self.last_words: list[str] = []
+        """What to tell the person once the app has gone: notices about the last saves,
+        and what could not be saved."""
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver for where the app runs, except that in a terminal on Linux or
@@ -149,6 +175,7 @@ class TicTacToeApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
+        self.saver.start()
         self.searcher.start()
         loop = asyncio.get_running_loop()
         for signum in self.EXIT_SIGNALS:
@@ -160,19 +187,23 @@ class TicTacToeApp(App[None]):
             self._hangup_watch = HangupWatch(sys.__stdin__.fileno(), hung_up)
             self._hangup_watch.start()
 
-    def on_unmount(self) -> None:
+    async def on_unmount(self) -> None:
         """Every way out ends here, once: q, the palette's Quit, a browser tab closing or
         its server going, a signal. An unfinished game is recorded as abandoned, unless
-        the app is ending on an unexpected error (the game may be in any state then)."""
+        the app is ending on an unexpected error (the game may be in any state then);
+        whatever is still to save is saved, waiting a few seconds at most for another
+        ttt-tui to let go of the data directory (`last_words` says what was not)."""
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop = asyncio.get_running_loop()
             for signum in self.EXIT_SIGNALS:
                 loop.remove_signal_handler(signum)
         if self._hangup_watch is not None:
             self._hangup_watch.close()
-        if not self.crashed:
-            self.session.close_game()
+        ended = None if self.crashed else self.session.close_game()
+        if ended is not None:
+            self.saver.record(ended)
         self.searcher.close()
+        self.last_words = await asyncio.to_thread(self.saver.close, QUIT_SECONDS)
 
     def _hung_up(self, loop: asyncio.AbstractEventLoop) -> None:
         """The terminal, or the web server, has gone without a signal (`HangupWatch`,
@@ -203,8 +234,16 @@ class TicTacToeApp(App[None]):
         )
 
     def _theme_changed(self, theme: object) -> None:
-        self.session.set_theme(self.theme)
-        self._game_screen.show_store_notices()
+        self._game_screen.apply(self.session.set_theme(self.theme))
+
+    @on(StorageNotice)
+    def _storage_notice(self, message: StorageNotice) -> None:
+        severity: SeverityLevel = "information" if message.text == SAVED_NOTICE else "warning"
+        self.notify(message.text, title="Saving", severity=severity, timeout=8, markup=False)
+
+    @on(SaveFailed)
+    def _save_failed(self, message: SaveFailed) -> None:
+        raise message.error
 
     def _handle_exception(self, error: Exception) -> None:
         """Write a crash report and exit with one short message instead of

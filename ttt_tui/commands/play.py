@@ -66,4 +66,6 @@ def main(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     app.run()
+    for words in app.last_words:
+        print(f"ttt-tui: {words}", file=sys.stderr)
     return app.return_code or 0

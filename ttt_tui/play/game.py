@@ -1,6 +1,6 @@
-"""A game session: who plays each side, the moves, undo and redo, and its record.
+"""A game: who plays each side, the moves, undo and redo, and how it ended.
 
-No UI imports.
+Pure: no UI imports and no file I/O.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from datetime import UTC, datetime
 from ttt_tui.engine import Board, Cell, Difficulty, Player, Status, coordinate, mover_of
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Mode
-from ttt_tui.storage import GameRecord, Mixed, side_level
 
 
 def move_name(ply: int, cell: Cell, n: int) -> str:
@@ -124,11 +123,6 @@ class Game:
         return []
 
     @property
-    def can_undo(self) -> bool:
-        """Whether there is a move of a person's to take back."""
-        return bool(self._undo_group())
-
-    @property
     def can_redo(self) -> bool:
         """Whether undone moves can be replayed."""
         return bool(self.redo_stack) and self.mode is not Mode.AI_VS_AI
@@ -169,41 +163,59 @@ class Game:
         self.board = board
 
 
-def record_of(
+@dataclass(frozen=True, slots=True)
+class EndedGame:
+    """A game as it ended, finished or abandoned: what the storage records of it."""
+
+    started: datetime
+    """When the game began."""
+    ended: datetime
+    """When it finished or was abandoned."""
+    mode: Mode
+    """Who played each side."""
+    human: Player | None
+    """The person's mark in You vs AI; None in the other modes."""
+    moves: tuple[Cell, ...]
+    """The cells played, in order, X's first."""
+    levels: tuple[Difficulty | None, ...]
+    """The level each move was computed at; None for a person's move."""
+    in_force: tuple[Difficulty | None, Difficulty | None]
+    """The level of the computer playing X, then O, when the game ended; None for a
+    side a person played."""
+    result: Result
+    """How it ended."""
+    undo_used: bool
+    """Whether any move was taken back."""
+    hints_used: int
+    """How many hints were asked for."""
+    n: int
+    """Squares per side of the board."""
+    k: int
+    """Marks in a row that win on it."""
+
+
+def ended_game(
     game: Game,
     result: Result,
-    ended: datetime,
+    at: datetime,
     level_in_force: Callable[[Player], Difficulty],
-) -> GameRecord:
-    """The record of ``game`` ending in ``result`` at ``ended``.
-
-    Each computer side is recorded at `side_level` of the levels its moves
-    were computed at (``game.levels``); ``level_in_force`` gives the level
-    of a computer side that never moved.
-    """
-
-    def side(player: Player) -> Difficulty | Mixed | None:
-        if game.is_human(player):
-            return None
-        own = [
-            level
-            for ply, level in enumerate(game.levels)
-            if mover_of(ply) is player and level is not None
-        ]
-        return side_level(own, level_in_force(player))
-
-    return GameRecord(
+) -> EndedGame:
+    """``game`` as it ends in ``result`` at ``at``; ``level_in_force`` gives the level of
+    each computer side then."""
+    return EndedGame(
         started=game.started,
-        ended=ended,
+        ended=at,
         mode=game.mode,
-        x_difficulty=side(Player.X),
-        o_difficulty=side(Player.O),
-        human_mark=game.human if game.mode is Mode.HUMAN_VS_AI else None,
+        human=game.human if game.mode is Mode.HUMAN_VS_AI else None,
         moves=tuple(game.moves),
+        levels=tuple(game.levels),
+        in_force=(
+            None if game.is_human(Player.X) else level_in_force(Player.X),
+            None if game.is_human(Player.O) else level_in_force(Player.O),
+        ),
         result=result,
         undo_used=game.undo_used,
         hints_used=game.hints_used,
-        levels=tuple(game.levels),
         n=game.board.n,
         k=game.board.k,
     )

@@ -1,10 +1,10 @@
 """A playing session: the game, the settings and all that decides what happens next.
 
-Pure: no UI imports (a test proves it). The game screen turns input into
-`Session` calls, runs the searches the session asks for, and draws the
-immutable `View` it gives back. Every change names a new turn with a fresh
-token, so a search result computed for an older turn is recognised as stale
-and dropped.
+Pure: no UI imports and no file I/O (a test proves it). The game screen turns
+input into `Session` calls, runs the searches the session asks for, saves what
+its outcomes say to save, and draws the immutable `View` it gives back. Every
+change names a new turn with a fresh token, so a search result computed for an
+older turn is recognised as stale and dropped.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from ttt_tui.engine import (
     Status,
     Verdict,
 )
-from ttt_tui.play.game import Game, move_name, record_of
+from ttt_tui.play.game import EndedGame, Game, ended_game, move_name
 from ttt_tui.play.results import OUTCOME_LABELS, Result, outcomes_for, stats_outcome
 from ttt_tui.play.settings import BoardSize, Mode, Settings
-from ttt_tui.storage import GameRecord
+from ttt_tui.play.view import BoardState, StatusView, View
 
 
 class Refusal(enum.Enum):
@@ -79,12 +79,17 @@ class Work(enum.Enum):
 
 @dataclass(frozen=True)
 class Changed:
-    """The session changed: redraw, start what it wants, cancel what it dropped."""
+    """The session changed: redraw, start what it wants, cancel what it dropped, and
+    save what it says to save."""
 
     notice: str = ""
     """What to tell the person about the change, if anything."""
     cancel: frozenset[Work] = frozenset()
     """Searches still in flight for a turn that is over."""
+    settings: Settings | None = None
+    """The settings, when this change changed them: to be kept for the next run."""
+    ended: EndedGame | None = None
+    """The game this change finished or abandoned: to be recorded, once."""
 
 
 Outcome = Changed | Refused | None
@@ -108,70 +113,16 @@ class AnalysisRequest:
     board: Board
 
 
-@dataclass(frozen=True)
-class StatusView:
-    """The status line: what is happening and what to do next."""
-
-    message: str
-    detail: str
-    thinking: bool
-    won: bool
-    """A result worth cheering: the person won, or a game without one ended in a win."""
-    lost: bool
-    """The person lost to the computer."""
-    drawn: bool
-
-
-@dataclass(frozen=True)
-class BoardState:
-    """All the board shows."""
-
-    board: Board
-    last_move: Cell | None
-    line_lost: bool
-    verdicts: Mapping[Cell, Verdict]
-    """Coach verdicts for the empty cells (none when the coach is off)."""
-    hints: frozenset[Cell]
-    pending: frozenset[Cell] = frozenset()
-    """Empty cells whose verdict the coach is still working out (not proven yet)."""
-
-
-@dataclass(frozen=True)
-class View:
-    """One immutable snapshot of everything on screen, pushed down to the widgets."""
-
-    board: BoardState
-    status: StatusView
-    score: tuple[tuple[str, str, int], ...]
-    """(label, short label, count) for each outcome this session in the current mode."""
-    hints_used: int
-    moves: tuple[Cell, ...]
-    undone: tuple[Cell, ...]
-    """Moves undo took back, in the order redo would play them."""
-    n: int
-    """Squares per side of the board in play."""
-    settings: Settings
-    mode: Mode
-    human: Player
-    paused: bool
-    is_over: bool
-    slow_search: bool = False
-    """Whether the computer's move is taking long enough to report progress (and so
-    may be hurried with `Session.move_now`)."""
-
-
 @dataclass
 class Session:
     """The game in play, the settings, and what the computer should do next.
 
-    ``save_settings`` and ``record_game`` are where settings and finished or
-    abandoned games go (the store's methods in the app); ``now`` tells the
-    time a game ended.
+    Nothing is saved here: a call that changes the settings, or ends a game,
+    says so in the `Changed` it returns, for the caller to save. ``now`` tells
+    the time a game ended.
     """
 
     settings: Settings
-    save_settings: Callable[[Settings], None] = field(default=lambda _settings: None)
-    record_game: Callable[[GameRecord], None] = field(default=lambda _record: None)
     now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     game: Game = field(init=False)
     """The game in play."""
@@ -189,6 +140,10 @@ class Session:
     """The latest progress of each search in flight that has reported any."""
     score: dict[tuple[BoardSize, Mode], Counter[str]] = field(init=False)
     """Results this session by board and mode, counted as in the stats."""
+    _unsaved: Settings | None = field(init=False, default=None)
+    """Settings changed since the last `Changed` said so."""
+    _ended: EndedGame | None = field(init=False, default=None)
+    """A game ended since the last `Changed` said so."""
 
     def __post_init__(self) -> None:
         self.game = self._new_game(self.settings.mode, self.settings.mark)
@@ -251,14 +206,14 @@ class Session:
         self.in_flight.discard(Work.ANALYSIS)
         self.progress.pop(Work.ANALYSIS, None)
         self.analysis = analysis
-        return Changed()
+        return self._changed()
 
     def report(self, token: int, work: Work, progress: Progress) -> Changed | None:
         """How a search for turn ``token`` is getting on; None (dropped) if the turn is over."""
         if token != self.token or work not in self.in_flight:
             return None
         self.progress[work] = progress
-        return Changed()
+        return self._changed()
 
     def move_now(self) -> Changed | Refused:
         """Make the computer play the best move its search has found so far.
@@ -276,7 +231,7 @@ class Session:
             return Refused(Refusal.NOT_PROVEN)
         changed = self.apply_move(self.token, progress.best, level)
         assert changed is not None
-        return Changed(changed.notice, changed.cancel | {Work.MOVE})
+        return replace(changed, cancel=changed.cancel | {Work.MOVE})
 
     @property
     def can_move_now(self) -> bool:
@@ -338,19 +293,19 @@ class Session:
             return None
         game.hints_used += 1
         self.hint_requested = True
-        return Changed()
+        return self._changed()
 
     # Games and settings.
 
     def new_game(
         self, mode: Mode | None = None, human: Player | None = None, *, alternate: bool = False
     ) -> Changed:
-        """Abandon the current game (recorded as such) and start another.
+        """Abandon the current game (to be recorded as such) and start another.
 
         With ``alternate`` (a plain new game while "Alternate who starts" is on)
         the sides swap, and the notice says who starts now.
         """
-        self.close_game()
+        self._abandon()
         mode = mode or self.game.mode
         notice = ""
         settings = self.settings
@@ -430,12 +385,14 @@ class Session:
         if on is self.settings.alternate_start:
             return None
         self._save(replace(self.settings, alternate_start=on))
-        return Changed()
+        return self._changed()
 
-    def set_theme(self, theme: str) -> None:
+    def set_theme(self, theme: str) -> Changed | None:
         """Remember the app's theme for the next run."""
-        if theme != self.settings.theme:
-            self._save(replace(self.settings, theme=theme))
+        if theme == self.settings.theme:
+            return None
+        self._save(replace(self.settings, theme=theme))
+        return self._changed()
 
     def set_paused(self, paused: bool) -> Changed | Refused | None:
         """Pause or resume AI vs AI."""
@@ -446,8 +403,14 @@ class Session:
         self.paused = paused
         return self._same_turn()
 
-    def close_game(self) -> None:
-        """Record the game as abandoned if it was left unfinished."""
+    def close_game(self) -> EndedGame | None:
+        """The game as abandoned, to be recorded, if it was left unfinished (the
+        session is ending)."""
+        self._abandon()
+        ended, self._ended = self._ended, None
+        return ended
+
+    def _abandon(self) -> None:
         if self.game.moves and not self.game.result_recorded:
             self._record(Result.ABANDONED)
 
@@ -469,21 +432,26 @@ class Session:
         game = self.game
         if game.is_over and not game.result_recorded:
             self._record(Result.from_status(game.status))
-        return Changed(notice, cancel)
+        return self._changed(notice, cancel)
+
+    def _changed(self, notice: str = "", cancel: frozenset[Work] = frozenset()) -> Changed:
+        """A change, carrying the settings and the game to save since the last one."""
+        settings, self._unsaved = self._unsaved, None
+        ended, self._ended = self._ended, None
+        return Changed(notice, cancel, settings, ended)
 
     def _record(self, result: Result) -> None:
         game = self.game
         game.result_recorded = True
-        record = record_of(game, result, self.now(), self.difficulty_for)
-        outcome = stats_outcome(result, record.human_mark)
+        self._ended = ended_game(game, result, self.now(), self.difficulty_for)
+        outcome = stats_outcome(result, self._ended.human)
         if outcome is not None:
             self.score[BoardSize(game.board.n), game.mode][outcome] += 1
-        self.record_game(record)
 
     def _save(self, settings: Settings) -> None:
         if settings != self.settings:
             self.settings = settings
-            self.save_settings(settings)
+            self._unsaved = settings
 
     # What is shown.
 

@@ -21,9 +21,8 @@ from ttt_tui.engine import Analysis, Cell, Difficulty, Progress, SearchCancelled
 from ttt_tui.play.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session, Work
 from ttt_tui.play.settings import BoardSize, Mode
 from ttt_tui.screens.base import BaseScreen
-from ttt_tui.screens.notices import show_store_notices
 from ttt_tui.search.client import Searcher
-from ttt_tui.storage import Store
+from ttt_tui.storage.saver import Saver
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.header import GameHeader
@@ -148,7 +147,7 @@ class GameScreen(BaseScreen[None]):
     def __init__(
         self,
         session: Session,
-        store: Store,
+        saver: Saver,
         ai_delay: float,
         rng: random.Random,
         searcher: Searcher,
@@ -156,8 +155,8 @@ class GameScreen(BaseScreen[None]):
         super().__init__()
         self.session = session
         """The game, the settings, and what the computer should do next."""
-        self.store = store
-        """Where the session's settings and records go; its notices are shown here."""
+        self.saver = saver
+        """Where the settings and the games the session hands back are saved."""
         self.ai_delay = ai_delay
         """Least seconds the computer appears to think."""
         self.rng = rng
@@ -184,23 +183,23 @@ class GameScreen(BaseScreen[None]):
         yield GameFooter()
 
     def on_mount(self) -> None:
-        # Read every file now, so a damaged one is reported at start rather
-        # than when the first game ends.
-        self.store.load_stats()
-        self.store.load_games()
-        self.show_store_notices()
         self._check_size(self.app.size.width, self.app.size.height)
         self.apply(self.session.begin())
 
     # The one funnel.
 
     def apply(self, outcome: Outcome) -> None:
-        """Act on what a session call did: warn, or start and cancel searches and redraw."""
+        """Act on what a session call did: warn, or save what it says to save, start and
+        cancel searches, and redraw."""
         if outcome is None:
             return
         if isinstance(outcome, Refused):
             self.warn(outcome.message)
             return
+        if outcome.ended is not None:
+            self.saver.record(outcome.ended)
+        if outcome.settings is not None:
+            self.saver.save_settings(outcome.settings)
         for dropped in outcome.cancel:
             self.workers.cancel_group(self, dropped.value)
         for request in self.session.requests():
@@ -210,7 +209,6 @@ class GameScreen(BaseScreen[None]):
                 self._analyse(request)
         if outcome.notice:
             self.notify(outcome.notice, timeout=NOTICE_SECONDS)
-        self.show_store_notices()
         view = self.session.view()
         self.query_one(BoardView).state = view.board
         self.query_one(Sidebar).view = view
@@ -286,10 +284,6 @@ class GameScreen(BaseScreen[None]):
             return
         self._last_warning, self._last_warning_until = message, now + WARNING_SECONDS
         self.notify(message, severity="warning", timeout=WARNING_SECONDS)
-
-    def show_store_notices(self) -> None:
-        """Tell the person about anything that went wrong with saving."""
-        show_store_notices(self, self.store)
 
     # Input: the board, the sidebar and the keys.
 
@@ -398,7 +392,7 @@ class GameScreen(BaseScreen[None]):
         """Show all-time statistics."""
         from ttt_tui.screens.stats import StatsScreen
 
-        self.app.push_screen(StatsScreen(self.store, BoardSize(self.session.game.board.n)))
+        self.app.push_screen(StatsScreen(self.saver, BoardSize(self.session.game.board.n)))
 
     # Size, and which keys work.
 

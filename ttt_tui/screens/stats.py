@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widgets import Button, DataTable, Static
 
 from ttt_tui.engine import Difficulty
@@ -15,8 +17,8 @@ from ttt_tui.play.results import MODE_LABELS, OUTCOME_LABELS, StatsOutcome
 from ttt_tui.play.settings import BoardSize
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.dialog import Dialog
-from ttt_tui.screens.notices import show_store_notices
-from ttt_tui.storage import StatsRow, Store
+from ttt_tui.storage import Stats, StatsRow
+from ttt_tui.storage.saver import Saver
 from ttt_tui.widgets.choice import Choice
 
 OUTCOME_COLUMNS = tuple(StatsOutcome)
@@ -84,11 +86,21 @@ class StatsScreen(Dialog[None]):
     }
     """
 
-    def __init__(self, store: Store, board: BoardSize = BoardSize.THREE) -> None:
-        """Show ``store``'s stats, first those of the ``board`` in play."""
+    class Read(Message):
+        """The stats have been read (in the saver's thread)."""
+
+        def __init__(self, stats: Stats) -> None:
+            self.stats = stats
+            """The all-time stats, every board's."""
+            super().__init__()
+
+    def __init__(self, saver: Saver, board: BoardSize = BoardSize.THREE) -> None:
+        """Show the stats ``saver`` keeps, first those of the ``board`` in play."""
         super().__init__()
-        self.store = store
-        """Where the stats are kept."""
+        self.saver = saver
+        """Where the stats are read and reset, off the event loop."""
+        self._stats: Stats | None = None
+        """The stats as last read; None until they are."""
         self._board = Choice(
             BOARD_OPTIONS, board, title="Board", key="3 4 5", inline=True, id="stats-board"
         )
@@ -114,18 +126,31 @@ class StatsScreen(Dialog[None]):
 
     def on_mount(self) -> None:
         self._fill()
-        directory = self.store.directory
-        where = (
-            f"Kept in {directory}"
-            if self.store.saving and directory is not None
-            else "Saving is off: these figures are for this session only."
-        )
-        self.query_one("#where", Static).update(where)
+        self._read()
+
+    @work(exclusive=True, group="stats", exit_on_error=False)
+    async def _read(self) -> None:
+        """Have the stats read, after every save handed in before."""
+        self.post_message(self.Read(await asyncio.wrap_future(self.saver.load_stats())))
+
+    @on(Read)
+    def _stats_read(self, message: Read) -> None:
+        self._stats = message.stats
+        self._fill()
 
     def _fill(self) -> None:
-        """Read the stats and show them."""
-        self._rows = self.store.load_stats().rows(self.board.n, include_empty=True)
-        show_store_notices(self, self.store)
+        """Show the stats of the board chosen, and where they are kept."""
+        store = self.saver.store
+        directory = store.directory
+        if self._stats is None:
+            where = "Reading the stats…"
+        elif store.saving and directory is not None:
+            where = f"Kept in {directory}"
+        else:
+            where = "Saving is off: these figures are for this session only."
+        self.query_one("#where", Static).update(where)
+        stats = self._stats or Stats()
+        self._rows = stats.rows(self.board.n, include_empty=True)
         self.query_one("#mixed-note", Static).display = any(row.mixed for row in self._rows)
         self._show(short=self.app.size.width < WIDE_ENOUGH)
 
@@ -172,8 +197,8 @@ class StatsScreen(Dialog[None]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.store.reset_stats()
-                self._fill()
+                self.saver.reset_stats()
+                self._read()
                 self.notify("Stats reset.", timeout=2)
 
         self.app.push_screen(

@@ -223,7 +223,7 @@ class SearchProcess:
         # The process finds this copy of ttt-tui, installed or not, and writes
         # nothing to the terminal, which belongs to the app; in a session of its
         # own, the terminal's ^C does not reach it either.
-        package_root = str(Path(__file__).resolve().parent.parent)
+        package_root = str(Path(__file__).resolve().parents[2])
         path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
         process = subprocess.Popen(
             [sys.executable, "-m", "ttt_tui.search.worker"],

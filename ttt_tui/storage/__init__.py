@@ -11,15 +11,23 @@ Three files live in the data directory (`default_data_dir`):
     and a ``{"version": 1, "stats_reset": TIME}`` line where the stats were
     reset (`Store.reset_stats`).
 
-Three modules, each importing only the ones before it:
+The modules, each importing only the ones before it:
 
+`ttt_tui.storage.jsonfields`
+    The format version, and typed fields that say what is wrong with them.
 `ttt_tui.storage.files`
-    Plain file I/O: atomic writes, durable renames, leftover temp files.
+    Plain file I/O: atomic writes, durable renames, the directory's lock,
+    leftover temp files.
 `ttt_tui.storage.model`
-    Game records, stats and stats keys, and their JSON (pure).
+    Settings, game records, stats and stats keys, and their JSON (pure).
 `ttt_tui.storage.store`
     The `Store`: where the files are, what to do when one is damaged, and the
     notices that say so.
+`ttt_tui.storage.saver`
+    The `Saver`: every call on the store in a thread of its own, in order, so
+    that the game never waits for the disk or for another ttt-tui.
+`ttt_tui.storage.crash`
+    Crash reports, written beside the data files.
 
 The settings themselves (`ttt_tui.play.settings`) and the results and outcomes
 counted (`ttt_tui.play.results`) live below the storage, which owns their JSON;
@@ -56,18 +64,22 @@ Nothing is lost:
   and the user gets one notice that saving is off. No public method of
   `Store` raises for an I/O problem.
 
-A `Store` is meant for one thread (the UI's). Several ttt-tui processes may
-share a directory (`ttt-tui serve` runs one per browser tab) and lose nothing:
+A `Store` is meant for one thread: the app's saver's. Several ttt-tui
+processes may share a directory (`ttt-tui serve` runs one per browser tab) and
+lose nothing:
 
 - Every change is a read-modify-write under an exclusive ``flock`` of the
   directory itself (`ttt_tui.storage.files.directory_lock`), which leaves no
   lock file behind and is dropped by the system when its holder dies. A game
   is added to the games and counted in the stats as they are on disk at that
   moment; saved settings change only the fields this process changed, over
-  the file as it is.
+  the file as it is. The app's store waits a moment for the lock and then
+  gives up, having changed nothing (`LockBusy`); its saver tries again until
+  the lock is free, and the game goes on meanwhile.
 - Reads take no lock, since every file is replaced whole by a rename; damage
   found outside the lock is looked at again under it before anything is moved
-  aside, so only one process repairs a file.
+  aside, so only one process repairs a file (while another holds the lock, the
+  repair waits for the next change).
 - Where a directory cannot be locked (Windows, and file systems without
   ``flock`` such as some network ones) nothing is locked: each write is still
   atomic, but two processes writing at the same moment can lose one's update.
@@ -81,6 +93,7 @@ from ttt_tui.storage.model import (
     Stats,
     StatsRow,
     read_settings,
+    record_of,
     settings_from_json,
     settings_json,
     side_level,
@@ -110,6 +123,7 @@ __all__ = [
     "Store",
     "default_data_dir",
     "read_settings",
+    "record_of",
     "settings_from_json",
     "settings_json",
     "side_level",

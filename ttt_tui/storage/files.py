@@ -67,35 +67,63 @@ def write_atomic(path: Path, data: bytes) -> None:
     fsync_directory(path.parent)
 
 
+LOCK_POLL_SECONDS = 0.02
+"""How often `directory_lock` asks again for a lock another process holds."""
+
+
+class LockBusy(Exception):
+    """Another process held the directory's lock for longer than the caller would wait."""
+
+
 @contextlib.contextmanager
-def directory_lock(directory: Path) -> Iterator[bool]:
+def directory_lock(directory: Path, timeout: float | None = None) -> Iterator[bool]:
     """Hold an exclusive lock on ``directory`` for the ``with`` block; yields whether it is held.
 
     The lock is ``flock`` on the directory itself, so it leaves no file behind,
     and the system drops it when its holder dies, so a killed writer never
-    leaves it held. Every process that takes it waits for the one holding it.
-    Where a directory cannot be locked (Windows; a file system without
-    ``flock``, such as some network ones) this yields False and locks nothing.
+    leaves it held. A process that wants it while another holds it waits, for
+    ever by default, or for ``timeout`` seconds, and then raises `LockBusy`
+    before the block runs. Where a directory cannot be locked (Windows; a file
+    system without ``flock``, such as some network ones) this yields False and
+    locks nothing.
     """
     if sys.platform == "win32":
         yield False
         return
-    import fcntl
-
     try:
         fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
         yield False  # Reading and writing will report the problem if it matters.
         return
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            held = True
-        except OSError:
-            held = False
-        yield held
+        yield _flock(fd, timeout)
     finally:
         os.close(fd)  # releases the lock
+
+
+def _flock(fd: int, timeout: float | None) -> bool:
+    """Take the lock on the directory open as ``fd``, waiting at most ``timeout`` seconds
+    (None: for ever); False where its file system cannot lock. Raises `LockBusy`."""
+    import fcntl
+
+    if timeout is None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            return False
+        return True
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise LockBusy from None
+            time.sleep(LOCK_POLL_SECONDS)
+        except OSError:
+            return False
+        else:
+            return True
 
 
 def _pid_alive(pid: int) -> bool:

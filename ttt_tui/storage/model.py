@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from ttt_tui.engine import SIZES, Difficulty, Player, mover_of
+from ttt_tui.play.game import EndedGame
 from ttt_tui.play.results import Result, StatsOutcome, outcomes_for, stats_outcome
 from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.storage.jsonfields import (
@@ -525,6 +526,40 @@ class GameRecord:
             )
         except KeyError as exc:
             raise InvalidData(f"missing {exc.args[0]}") from None
+
+
+def record_of(game: EndedGame) -> GameRecord:
+    """The record of an ended game.
+
+    Each computer side is recorded at `side_level` of the levels its moves were
+    computed at; one that never moved, at the level in force when the game ended.
+    """
+
+    def side(player: Player, in_force: Difficulty | None) -> Difficulty | Mixed | None:
+        if in_force is None:
+            return None
+        own = [
+            level
+            for ply, level in enumerate(game.levels)
+            if mover_of(ply) is player and level is not None
+        ]
+        return side_level(own, in_force)
+
+    return GameRecord(
+        started=game.started,
+        ended=game.ended,
+        mode=game.mode,
+        x_difficulty=side(Player.X, game.in_force[0]),
+        o_difficulty=side(Player.O, game.in_force[1]),
+        human_mark=game.human,
+        moves=game.moves,
+        result=game.result,
+        undo_used=game.undo_used,
+        hints_used=game.hints_used,
+        levels=game.levels,
+        n=game.n,
+        k=game.k,
+    )
 
 
 def stats_entry(record: GameRecord) -> tuple[str, StatsOutcome] | None:

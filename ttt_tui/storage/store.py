@@ -30,6 +30,7 @@ from platformdirs import user_data_dir
 
 from ttt_tui.play.settings import Settings
 from ttt_tui.storage.files import (
+    LockBusy,
     directory_lock,
     fsync_directory,
     remove_stale_temp_files,
@@ -122,6 +123,9 @@ class Store:
         """The clock that stamps resets and the names of files set aside."""
         self.saving = False
         """Whether changes reach the disk; False when disabled or after a failure."""
+        self.lock_timeout: float | None = None
+        """Seconds a change waits for another ttt-tui to let go of the directory's lock
+        before it raises `LockBusy`, changing nothing; None waits for ever."""
         self._notices: list[str] = []
         self._frozen: set[str] = set()
         self._settings = Settings()
@@ -161,10 +165,11 @@ class Store:
         if data is not None:
             settings, problems = read_settings(data, themes)
             if problems and not self._lock_depth:
-                with self._locked():  # look again before repairing, as in `_read_json`
+                # Look again under the lock before repairing, as in `_read_json`.
+                with contextlib.suppress(LockBusy), self._locked():
                     return self.load_settings(themes)
             self._settings = settings
-            if problems:
+            if problems and self._lock_depth:
                 self._repair_settings(problems)
         return self._settings
 
@@ -193,8 +198,10 @@ class Store:
                 self._stats = Stats.from_json(data)
             except ValueError as exc:
                 if not self._lock_depth:
-                    with self._locked():  # look again before repairing, as in `_read_json`
+                    # Look again under the lock before repairing, as in `_read_json`.
+                    with contextlib.suppress(LockBusy), self._locked():
                         return self.load_stats()
+                    return self._stats
                 self._rebuild_stats(str(exc))
         return self._stats
 
@@ -248,13 +255,15 @@ class Store:
         """Hold the directory's lock for the block, once however deeply nested.
 
         Every read-modify-write of a file happens inside one, so that another
-        ttt-tui cannot change the file between the read and the write.
+        ttt-tui cannot change the file between the read and the write. Raises
+        `LockBusy` as it begins, having changed nothing, when another ttt-tui holds
+        the lock for longer than `lock_timeout`.
         """
         directory = self.directory
         if self._lock_depth or not self.saving or directory is None:
             lock: contextlib.AbstractContextManager[object] = contextlib.nullcontext()
         else:
-            lock = directory_lock(directory)
+            lock = directory_lock(directory, self.lock_timeout)
         with lock:
             self._lock_depth += 1
             try:
@@ -315,7 +324,9 @@ class Store:
         A damaged file is handed to ``damaged`` with the reason; by default it
         is set aside and the defaults used. Damage found outside the lock is
         looked at again under it first: another ttt-tui may have repaired the
-        file in between, and only one may move it aside.
+        file in between, and only one may move it aside. If another ttt-tui
+        holds the lock for longer than `lock_timeout`, the file is left as it is
+        and the defaults used: the next change, made under the lock, repairs it.
         """
         raw = self._read_bytes(name)
         if raw is None:
@@ -326,8 +337,11 @@ class Store:
             self._freeze(name, newer.version)
         except InvalidData as exc:
             if not self._lock_depth:
-                with self._locked():
+                # Another ttt-tui holding the lock (`LockBusy`) leaves the repair to the
+                # next change, which reads the file again under the lock.
+                with contextlib.suppress(LockBusy), self._locked():
                     return self._read_json(name, damaged)
+                return None
             if damaged is None:
                 self._set_aside(name, str(exc))
             else:
@@ -374,8 +388,10 @@ class Store:
             return found
         self._games_seen = None
         if not self._lock_depth:
-            with self._locked():  # look again before repairing, as in `_read_json`
+            # Look again under the lock before repairing, as in `_read_json`.
+            with contextlib.suppress(LockBusy), self._locked():
                 return self._read_games()
+            return found
         aside = self._move_aside(GAMES_FILE)
         if aside is None:
             return None

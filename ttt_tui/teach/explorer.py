@@ -29,7 +29,7 @@ from ttt_tui.engine.minimax import (
     position_at,
     walk,
 )
-from ttt_tui.play.session import BoardState
+from ttt_tui.play.view import BoardState
 from ttt_tui.teach.explain import (
     Ply,
     best_ply,

@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.strip import Strip
 
 from ttt_tui.engine import Board, Cell, cells_of
-from ttt_tui.play.session import BoardState
+from ttt_tui.play.view import BoardState
 from ttt_tui.widgets.square import SquareLook, Wording, draw, wording
 from ttt_tui.widgets.targets import ClickTargets
 

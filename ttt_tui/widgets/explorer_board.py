@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ttt_tui.play.session import BoardState
+from ttt_tui.play.view import BoardState
 from ttt_tui.widgets.board import EMPTY, BoardView
 
 NO_CURSOR = -1

@@ -15,8 +15,8 @@ from textual.widgets import Button, Checkbox, Label, Static
 
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import MODE_LABELS
-from ttt_tui.play.session import View
 from ttt_tui.play.settings import BoardSize, Mode
+from ttt_tui.play.view import View
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History, MoveList
 from ttt_tui.widgets.score import Score

@@ -7,7 +7,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
 
-from ttt_tui.play.session import StatusView
+from ttt_tui.play.view import StatusView
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 """Frames of the thinking spinner."""
