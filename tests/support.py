@@ -24,6 +24,8 @@ from textual import events
 from textual.app import App
 from textual.geometry import Offset
 from textual.pilot import Pilot
+from textual.widgets._footer import FooterKey as FooterKey
+from textual.widgets._toast import Toast as Toast
 from textual.worker import WorkerCancelled, WorkerState
 
 from ttt_tui.app import TicTacToeApp
@@ -428,6 +430,10 @@ class LockHolder:
 
 
 # Textual internals the tests truly need, each wrapped once here ------------------
+
+# Imported above for the tests, as ``textual.widgets`` does not export them:
+# `FooterKey`, a key in Textual's footer (the footer tests and the fuzz find keys by
+# it), and `Toast`, a notification on screen.
 
 
 def app_exception(app: TicTacToeApp) -> BaseException | None:

@@ -28,14 +28,14 @@ from textual.message import Message
 from textual.pilot import Pilot
 from textual.strip import Strip
 from textual.widgets import Button, Checkbox, DataTable, Static
-from textual.widgets._footer import FooterKey
-from textual.widgets._toast import Toast
 
 from tests.support import (
     SIZE,
+    FooterKey,
     GatedAI,
     Notes,
     ScriptedAI,
+    Toast,
     board_view,
     click_option,
     click_square,
@@ -50,6 +50,7 @@ from tests.support import (
     until,
 )
 from ttt_tui.app import TicTacToeApp, escape_then
+from ttt_tui.compat.app import AppFixes
 from ttt_tui.compat.palette import GamePalette, SafeCommandList
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.settings import BoardSize, Mode, Settings
@@ -437,7 +438,7 @@ async def test_a_resize_that_arrives_out_of_order_is_put_right(
 
         monkeypatch.setattr(app, "post_message", record)
         for _ in range(3):  # the overtaken size, as often as it comes
-            app.on_resize(events.Resize(Size(60, 20), Size(60, 20)))
+            AppFixes.on_resize(app, events.Resize(Size(60, 20), Size(60, 20)))
         assert posted == [terminal]  # one resize to put it right, not a stream of them
         await until(pilot, lambda: app.screen.size == terminal, "the terminal's size")
     assert app.return_code in (None, 0)

@@ -25,7 +25,9 @@ from typing import Any
 import pytest
 
 from tests.support import SIZE, make_app
+from ttt_tui.__main__ import build_parser
 from ttt_tui.app import TicTacToeApp
+from ttt_tui.commands.play import main as play
 from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty
 from ttt_tui.storage import Store, crash
 
@@ -251,10 +253,13 @@ def squash(text: str) -> str:
     return "".join(text.split())
 
 
-def shown(capfd: pytest.CaptureFixture[str]) -> str:
-    """What the app printed once it had stopped."""
+def shown(app: TicTacToeApp, capfd: pytest.CaptureFixture[str]) -> str:
+    """What is printed once the app has stopped: nothing by the app itself (no
+    traceback), then its crash message, which the command prints
+    (`test_the_command_prints_the_crash_message`)."""
     captured = capfd.readouterr()
-    return captured.out + captured.err
+    assert captured.out + captured.err == ""
+    return app.crash_message
 
 
 async def test_crash_with_pilot(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
@@ -267,7 +272,7 @@ async def test_crash_with_pilot(tmp_path: Path, capfd: pytest.CaptureFixture[str
     assert app.crash_report.parent == data
     assert only_report(data) == app.crash_report
     assert_report_replays_the_game(app.crash_report)
-    printed = shown(capfd)
+    printed = shown(app, capfd)
     assert squash(printed) == squash(MESSAGE.format(path=app.crash_report))
     assert "Traceback" not in printed
 
@@ -296,7 +301,7 @@ async def test_crash_with_the_data_dir_unwritable(
     assert only_report(temp) == app.crash_report
     assert list(data.iterdir()) == []
     assert_report_replays_the_game(app.crash_report)
-    printed = shown(capfd)
+    printed = shown(app, capfd)
     assert squash(printed) == squash(MESSAGE.format(path=app.crash_report))
 
 
@@ -313,7 +318,7 @@ async def test_crash_with_nowhere_to_write_a_report(
         await crash_with_pilot(app)
 
     assert app.crash_report is None
-    printed = shown(capfd)
+    printed = shown(app, capfd)
     assert squash(printed) == (
         squash(
             f"ttt-tui hit an unexpected error and closed (RuntimeError: {FAILURE})."
@@ -322,6 +327,21 @@ async def test_crash_with_nowhere_to_write_a_report(
     )
     assert "Traceback" not in printed
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tmp"]
+
+
+def test_the_command_prints_the_crash_message(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Once the app has gone and the terminal is back, the message, as it is, alone."""
+    message = "ttt-tui hit an unexpected error and closed. A crash report [...] is in /x/y."
+
+    def crash_run(self: TicTacToeApp, *args: Any, **kwargs: Any) -> None:
+        self.crash_message = message
+
+    monkeypatch.setattr(TicTacToeApp, "run", crash_run)
+    monkeypatch.setattr("ttt_tui.commands.play.terminal_problem", lambda: None)
+    play(build_parser().parse_args([]))
+    assert capsys.readouterr().err == message + "\n"
 
 
 async def test_a_quit_queued_behind_a_crash_keeps_exit_status_1(tmp_path: Path) -> None:

@@ -346,7 +346,7 @@ async def test_a_5x5_tree_builds_only_what_is_opened_and_the_size_is_checked() -
         await pilot.resize_terminal(64, 20)
         await pilot.pause()
         assert explorer.has_class("-too-small")
-        message = str(explorer.query_one("#explorer-too-small").render())
+        message = str(explorer.query_one("#too-small").render())
         assert "Terminal too small: 64x20." in message
         await pilot.resize_terminal(*SIZE)
         await pilot.pause()

@@ -48,10 +48,16 @@ from textual.command import CommandPalette
 from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, DataTable, OptionList, Static
-from textual.widgets._footer import FooterKey
 from textual.worker import WorkerCancelled
 
-from tests.support import SIZE, StaleWatch, app_exception, look_for_idle_every, resize_pending
+from tests.support import (
+    SIZE,
+    FooterKey,
+    StaleWatch,
+    app_exception,
+    look_for_idle_every,
+    resize_pending,
+)
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import (
     Board,

@@ -8,7 +8,6 @@ import functools
 import inspect
 import random
 import re
-import shutil
 import signal
 import sys
 from collections.abc import Iterable
@@ -18,19 +17,18 @@ from typing import ClassVar
 
 from rich.console import RenderableType
 from textual import events, on
-from textual.app import App, CommandCallback, SystemCommand
+from textual.app import CommandCallback, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.driver import Driver
 from textual.events import Resize
-from textual.geometry import Size
 from textual.message import Message
-from textual.notifications import Notify, SeverityLevel
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import ThemeProvider
 
+from ttt_tui.compat.app import AppFixes
 from ttt_tui.compat.hangup import HangupWatch, can_watch, discard_output, hung_up
-from ttt_tui.compat.notification import Notice
 from ttt_tui.compat.palette import GamePalette
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import MODE_LABELS
@@ -63,7 +61,7 @@ def escape_then(key: str) -> str | None:
     return letter.upper() if shift else letter
 
 
-class TicTacToeApp(App[None]):
+class TicTacToeApp(AppFixes[None]):
     """Tic-tac-toe against a minimax opponent."""
 
     TITLE = "ttt-tui"
@@ -149,8 +147,6 @@ class TicTacToeApp(App[None]):
         self._game_screen = GameScreen(
             self.session, self.saver, ai_delay, random.Random(self.seed), self.searcher
         )
-        self._size_put_right: Size | None = None
-        """The terminal size last posted because a resize had arrived out of order."""
         self._hangup_watch: HangupWatch | None = None
         """Ends the app when its terminal, or its web server, goes without a signal."""
         self.last_words: list[str] = []
@@ -245,31 +241,18 @@ class TicTacToeApp(App[None]):
     def _save_failed(self, message: SaveFailed) -> None:
         raise message.error
 
-    def _handle_exception(self, error: Exception) -> None:
-        """Write a crash report and exit with one short message instead of
-        Textual's traceback; a write to a terminal or web server that has gone ends
-        the app as the hang-up it is."""
+    def unexpected_error(self, error: Exception) -> bool:
+        """Write a crash report, for the one short message the command prints once the
+        terminal is back (`crash_message`); a write to a terminal or web server that has
+        gone ends the app as the hang-up it is."""
         if self._output_hung_up(error):
             discard_output()
             self._exit_on_signal(signal.SIGHUP)
-            return
+            return True
         details = {"seed": self.seed, **self.session.crash_details()}
         self.crash_report = crash.write_report(self.store.directory, error, details)
         self.crash_message = crash.crash_message(self.crash_report, error)
-        super()._handle_exception(error)
-        self._exit_renderables.clear()
-
-    def _print_error_renderables(self) -> None:
-        """After a crash, say where the report is, once the terminal is back.
-
-        Written as plain text, not through Rich, which would wrap or crop it to
-        the terminal's width and break the report's path in two.
-        """
-        if self.crash_message:
-            sys.stderr.write(self.crash_message + "\n")
-            sys.stderr.flush()
-            self.crash_message = ""
-        super()._print_error_renderables()
+        return False
 
     def exit(
         self, result: None = None, return_code: int = 0, message: RenderableType | None = None
@@ -291,19 +274,6 @@ class TicTacToeApp(App[None]):
             return
         self.quitting = True
         self.exit()
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Textual's, with a `Notice`, whose toast cannot hang the app as it expires."""
-        timeout = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
-        self.post_message(Notify(Notice(message, title, severity, timeout, markup=markup)))
 
     def action_help_quit(self) -> None:
         """ctrl+c: say how to quit. Textual names its own ctrl+q; the footer's q quits
@@ -345,31 +315,10 @@ class TicTacToeApp(App[None]):
             )
 
     def on_resize(self, event: Resize) -> None:
-        """Close the command palette if the terminal shrinks below the minimum, and end
-        on the terminal's own size.
-
-        Textual 8.2 reads the size in its SIGWINCH handler, and a handler can be
-        interrupted by the next signal's: the later size is then posted first, and
-        the app stayed drawn for an earlier size until the window changed again (the
-        real-terminal fuzz found it after bursts of resizes). A resize that is not the
-        terminal's size now is followed by one that is, once for each such size.
-        """
+        """Close the command palette if the terminal shrinks below the minimum (where it
+        cannot lay itself out)."""
         if is_too_small(*event.size) and isinstance(self.screen, CommandPalette):
             self.pop_screen()
-        size = self.terminal_size()
-        if size is None or size == event.size:
-            self._size_put_right = None
-        elif size != self._size_put_right:
-            self._size_put_right = size
-            self.post_message(Resize(size, size))
-
-    def terminal_size(self) -> Size | None:
-        """The terminal's size now, read as Textual's terminal driver reads it; None
-        when no terminal is read (under test, or in a browser)."""
-        if self.is_headless or self.is_web:
-            return None
-        width, height = shutil.get_terminal_size()
-        return Size(width or 80, height or 25)
 
     def action_help(self) -> None:
         """Show the rules and bindings."""

@@ -66,6 +66,10 @@ def main(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     app.run()
+    if app.crash_message:
+        # Plain text, not through Rich, which would wrap or crop it to the terminal's
+        # width and break the report's path in two.
+        print(app.crash_message, file=sys.stderr)
     for words in app.last_words:
         print(f"ttt-tui: {words}", file=sys.stderr)
     return app.return_code or 0

@@ -48,6 +48,8 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
+from ttt_tui.compat.serve import game_process, web_app
+
 log = logging.getLogger("ttt-tui.serve")
 
 QUIT_GRACE = 10.0
@@ -108,16 +110,6 @@ def _clamp(value: Any, largest: int) -> int:
     except (TypeError, ValueError):
         number = 80
     return max(1, min(number, largest))
-
-
-def _process_of(service: AppService) -> asyncio.subprocess.Process | None:
-    """The game process of ``service``.
-
-    textual-serve keeps it private and can only ask the game to quit; reaching
-    it here, in one place, is what lets a game that does not quit be killed.
-    """
-    process = getattr(service, "_process", None)
-    return process if isinstance(process, asyncio.subprocess.Process) else None
 
 
 class GameServer(Server):
@@ -254,7 +246,7 @@ class GameServer(Server):
 
     async def _end(self, service: AppService) -> None:
         """Ask the game to quit, and kill it if it has not ended within `QUIT_GRACE`."""
-        process = _process_of(service)
+        process = game_process(service)
         try:
             async with asyncio.timeout(QUIT_GRACE):
                 await service.stop()
@@ -274,7 +266,7 @@ class GameServer(Server):
 
         Raises `OSError` if the address cannot be listened on.
         """
-        runner = web.AppRunner(await self._make_app(), handle_signals=False)
+        runner = web.AppRunner(await web_app(self), handle_signals=False)
         await runner.setup()
         stopped: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 

@@ -1,5 +1,7 @@
 """Textual's terminal driver, reading the mouse's side buttons as what they are.
 
+Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
+
 A terminal reports buttons 8-11 (a mouse's back and forward buttons, and two more)
 with SGR codes 128-131, the codes of buttons 1-4 plus 128. Textual 8.2's parser
 (``XTermParser.parse_mouse_code``) keeps only the low two bits, so the back button
@@ -11,6 +13,12 @@ where the code still is, in the parser: `SideButtonParser` reads 128-131 as butt
 8-11, which nothing in the game acts on. `SideButtonDriver` is Textual's Linux
 driver reading its terminal through it; the app picks it, for terminals only, in
 `TicTacToeApp.get_driver_class` rather than changing Textual for every app.
+
+`SideButtonDriver.run_input_thread` is a copy of Textual's with only the parser
+changed, so it is checked against the source it was copied from (``RELIES_ON``).
+No upstream report was found. Can go when Textual's parser reads buttons 8-11
+(codes 128-131) as xterm documents them: `tests/compat/test_driver.py` feeds it
+the side buttons' codes.
 """
 
 from __future__ import annotations
@@ -27,6 +35,22 @@ from textual._parser import ParseError
 from textual._xterm_parser import XTermParser
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
+
+from ttt_tui.compat import Private
+
+RELIES_ON = (
+    Private("textual._loop.loop_last"),
+    Private("textual._parser.ParseError"),
+    Private(
+        "textual._xterm_parser.XTermParser.parse_mouse_code",
+        "(self, code: 'str') -> 'Message | None'",
+    ),
+    Private("textual._xterm_parser.XTermParser.feed", "(self, data: 'str') -> 'Iterable[Message]'"),
+    Private("textual._xterm_parser.XTermParser.tick", "(self) -> 'Iterable[T]'"),
+    Private("textual.drivers.linux_driver.LinuxDriver.run_input_thread", source="d796af6d69db"),
+    Private("textual.driver.Driver.__init__", attributes=("_debug",)),
+)
+"""What of Textual's this module depends on, as it was checked."""
 
 SIDE_BUTTON = 128
 """Added to an SGR button code for buttons 8-11."""

@@ -8,6 +8,10 @@ game's input is a pipe from the server, and a server killed outright sends
 nothing either. Textual 8.2 goes on running in both cases, its terminal reader
 busy-looping on end-of-file (Textualize/textual#6690), for ever. `HangupWatch`
 tells the app instead.
+
+Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`). Can go when Textual's
+drivers end the app at end-of-file on their input (the fix proposed in
+Textualize/textual#6690, open at 8.2.8); it relies on nothing private.
 """
 
 from __future__ import annotations
@@ -17,6 +21,12 @@ import os
 import select
 import threading
 from collections.abc import Callable
+
+from ttt_tui.compat import Private
+
+RELIES_ON: tuple[Private, ...] = ()
+"""Nothing of Textual's: the watch is poll() on the app's input, beside Textual's reader."""
+
 
 HANGUP = select.POLLHUP | select.POLLERR | select.POLLNVAL if hasattr(select, "poll") else 0
 """What poll() reports when the far end has gone, asked for or not."""

@@ -1,9 +1,11 @@
 """The command palette: Textual's, made safe against input that races its closing.
 
+Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
+
 A real terminal delivers a double click, or a key and a click, in one read.
 Textual 8.2.8's palette crashed the app on such races, all found by the
-real-terminal fuzz (tests/test_terminal_fuzz.py) and each reproduced in
-tests/test_app_tryout.py:
+real-terminal fuzz (tests/terminal/test_fuzz.py) and each reproduced in
+tests/ui/test_palette.py:
 
 - a second click on the background (or a second Enter) closed it twice, and
   the second close popped the game screen under it (`ScreenStackError`);
@@ -22,7 +24,11 @@ tests/test_app_tryout.py:
   stack (`IndexError` in `CommandPalette._on_mount`).
 
 The fixes reach into a few of the palette's and the option list's private
-methods; they are all here, so a Textual upgrade has one place to check.
+methods (``RELIES_ON``). Each can go when the race it answers no longer crashes
+Textual's own palette: the tests above reproduce every one. Upstream: the double
+close is Textual's `Screen.dismiss` popping whatever is on top (Textualize/textual#4884;
+the guard 0.25.0 added for #2575 went in 8.0.0, PR #6362); textual#5544 and #6308
+are other palette crashes of the same kind.
 """
 
 from __future__ import annotations
@@ -34,7 +40,29 @@ from textual.command import CommandList, CommandPalette
 from textual.css.query import NoMatches
 from textual.timer import Timer, TimerCallback
 
-from ttt_tui.screens.base import BaseScreen
+from ttt_tui.compat import Private
+from ttt_tui.compat.screen import ScreenFixes
+
+RELIES_ON = (
+    Private(
+        "textual.widgets._option_list.OptionList._move_page",
+        "(self, direction: '_widget_navigation.Direction') -> 'None'",
+    ),
+    Private("textual.widgets._option_list.OptionList._update_lines", "(self) -> 'None'"),
+    Private("textual.widgets._option_list.OptionList.__init__", attributes=("_line_cache",)),
+    Private(
+        "textual.widgets._option_list.OptionList._on_click",
+        "(self, event: 'events.Click') -> 'None'",
+    ),
+    Private("textual.command.CommandPalette._on_mount", "(self, _: 'Mount') -> 'None'"),
+    Private("textual.command.CommandPalette._GATHER_COMMANDS_GROUP"),
+    Private(
+        "textual.command.CommandPalette._gather_commands", "(self, search_value: 'str') -> 'None'"
+    ),
+    Private("textual.message_pump.MessagePump.__init__", attributes=("_closing",)),
+    Private("textual.dom.DOMNode.__init__", attributes=("_pruning",)),
+)
+"""What of Textual's this module depends on, as it was checked."""
 
 
 class SafeCommandList(CommandList):
@@ -52,7 +80,7 @@ class SafeCommandList(CommandList):
             event.prevent_default()  # a line drawn before the list changed: not OptionList's
 
 
-class GamePalette(CommandPalette, BaseScreen[object]):
+class GamePalette(CommandPalette, ScreenFixes[object]):
     """Textual's command palette, closing once however fast the input comes."""
 
     def compose(self) -> ComposeResult:

@@ -17,11 +17,11 @@ from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.events import Resize
 from textual.message import Message
-from textual.widgets import Header, Static, TabbedContent, TabPane
-from textual.worker import Worker, WorkerState
+from textual.widgets import Static, TabbedContent, TabPane
+from textual.worker import Worker
 
+from ttt_tui.compat.header import SafeHeader
 from ttt_tui.engine import Analysis, Board, Progress, SearchCancelled
 from ttt_tui.engine.minimax import Count, CountProgress, Search
 from ttt_tui.screens.base import BaseScreen
@@ -131,19 +131,9 @@ class ExplorerScreen(BaseScreen[None]):
     ExplorerScreen TabPane > * {
         width: 1fr;
     }
-    ExplorerScreen #explorer-too-small {
-        display: none;
-        height: 1fr;
-        content-align: center middle;
-        text-align: center;
-        color: $text-warning;
-    }
     ExplorerScreen.-too-small #explorer-top,
     ExplorerScreen.-too-small TabbedContent {
         display: none;
-    }
-    ExplorerScreen.-too-small #explorer-too-small {
-        display: block;
     }
     """
 
@@ -201,7 +191,7 @@ class ExplorerScreen(BaseScreen[None]):
         """Tree nodes opened whose moves are on their way, by position."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield SafeHeader()
         # Room for every row of squares (one line each at least, a line between them),
         # the board's border and a heading of two lines, however short the terminal.
         n = self.model.root.n
@@ -223,12 +213,12 @@ class ExplorerScreen(BaseScreen[None]):
             ):
                 with TabPane(f"{tab.label} ({key})", id=tab.value):
                     yield panel
-        yield Static(id="explorer-too-small")
+        yield Static(id="too-small")
         # The game's footer: Textual's does not redraw when its palette key is turned off.
         yield GameFooter()
 
     def on_mount(self) -> None:
-        self._check_size(self.app.size.width, self.app.size.height)
+        self.check_size()
         self.move_tree.root.expand()
         self.move_tree.move_cursor(self.move_tree.root)
         self._want()
@@ -256,10 +246,10 @@ class ExplorerScreen(BaseScreen[None]):
         self.dismiss()
 
     def dismiss(self, result: None = None) -> AwaitComplete:
-        """Close, unless this screen has already closed (two closing keys in one read)."""
-        if self.app.screen is not self:
-            return AwaitComplete()
-        self.workers.cancel_all()
+        """Close, giving up the searches still running for the explorer (once: see
+        `BaseScreen.dismiss`)."""
+        if self.app.screen is self:
+            self.workers.cancel_all()
         return super().dismiss(result)
 
     # The view.
@@ -383,14 +373,15 @@ class ExplorerScreen(BaseScreen[None]):
     @work(group=FETCH, exit_on_error=False)
     async def _fetch(self, board: Board) -> None:
         """Have a position analysed."""
+
+        def proving(progress: Progress) -> None:
+            self.post_message(self.Proving(board, progress))
+
         try:
-            analysis = await self.searcher.analyze(board, self._prover(board))
+            analysis = await self.searcher.analyze(board, proving)
         except SearchCancelled:
             return
         self.post_message(self.Analysed(analysis))
-
-    def _prover(self, board: Board) -> _ProgressPoster:
-        return _ProgressPoster(self, board)
 
     @work(exclusive=True, group=COUNTS, exit_on_error=False)
     async def _count(self) -> None:
@@ -398,9 +389,13 @@ class ExplorerScreen(BaseScreen[None]):
         model = self.model
         while (search := model.next_count()) is not None:
             board = model.position
+
+            def counting(progress: CountProgress, board: Board = board) -> None:
+                self.post_message(self.Counting(board, progress.search, progress))
+
             self.post_message(self.Counting(board, search, None))
             try:
-                count = await self.searcher.count(board, search, _CountPoster(self, board))
+                count = await self.searcher.count(board, search, counting)
             except (SearchCancelled, asyncio.CancelledError):
                 # Given up (stopped, or another position selected): no longer counting.
                 self.post_message(self.Counted(board, None, search))
@@ -447,12 +442,6 @@ class ExplorerScreen(BaseScreen[None]):
             self.model.count_progress(message.board, message.progress)
         self._show()
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A worker that failed is a bug: raise it so the app's crash handling reports it."""
-        error = event.worker.error
-        if event.state is WorkerState.ERROR and error is not None:
-            raise error
-
     # Size, and which keys work.
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -467,47 +456,18 @@ class ExplorerScreen(BaseScreen[None]):
             return stopped if action == "count_again" else not stopped
         return True
 
-    def on_resize(self, event: Resize) -> None:
-        self._check_size(event.size.width, event.size.height)
+    def too_small(self, width: int, height: int) -> str | None:
+        """The "too small" message, below `MIN_WIDTH` x `MIN_HEIGHT`."""
+        if width >= MIN_WIDTH and height >= MIN_HEIGHT:
+            return None
+        # Broken by hand into lines that fit the game's smallest terminal, so that no
+        # line wraps to leave a word alone.
+        return (
+            f"Terminal too small: {width}x{height}.\n"
+            f"The explorer needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n\n"
+            "Enlarge the window to explore;\nEsc goes back to the game, q quits."
+        )
 
-    def _check_size(self, width: int, height: int) -> None:
-        self.query_one(GameFooter).fit(width)
-        too_small = width < MIN_WIDTH or height < MIN_HEIGHT
-        if too_small != self.has_class("-too-small"):
-            self.set_class(too_small, "-too-small")
-            self.refresh_bindings()
-        if too_small and self.focused is not None:
-            # The tree's own keys (arrows, Enter) must do nothing while it is hidden.
-            self.set_focus(None)
-        elif not too_small and self.focused is None:
-            self.move_tree.focus()
-        if too_small:
-            # Broken by hand into lines that fit the game's smallest terminal, so that
-            # no line wraps to leave a word alone.
-            self.query_one("#explorer-too-small", Static).update(
-                f"Terminal too small: {width}x{height}.\n"
-                f"The explorer needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n\n"
-                "Enlarge the window to explore;\nEsc goes back to the game, q quits."
-            )
-
-
-class _CountPoster:
-    """Posts a count's progress to the explorer as a `ExplorerScreen.Counting`."""
-
-    def __init__(self, screen: ExplorerScreen, board: Board) -> None:
-        self.screen = screen
-        self.board = board
-
-    def __call__(self, progress: CountProgress) -> None:
-        self.screen.post_message(ExplorerScreen.Counting(self.board, progress.search, progress))
-
-
-class _ProgressPoster:
-    """Posts an analysis's progress to the explorer as a `ExplorerScreen.Proving`."""
-
-    def __init__(self, screen: ExplorerScreen, board: Board) -> None:
-        self.screen = screen
-        self.board = board
-
-    def __call__(self, progress: Progress) -> None:
-        self.screen.post_message(ExplorerScreen.Proving(self.board, progress))
+    def focus_target(self) -> MoveTree:
+        """The tree: its keys need the focus."""
+        return self.move_tree

@@ -12,11 +12,10 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.events import Resize
 from textual.message import Message
 from textual.widgets import Static
-from textual.worker import Worker, WorkerState
 
+from ttt_tui.compat.header import SafeHeader
 from ttt_tui.engine import Analysis, Cell, Difficulty, Progress, SearchCancelled
 from ttt_tui.play.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session, Work
 from ttt_tui.play.settings import BoardSize, Mode
@@ -25,7 +24,6 @@ from ttt_tui.search.client import Searcher
 from ttt_tui.storage.saver import Saver
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.footer import GameFooter
-from ttt_tui.widgets.header import GameHeader
 from ttt_tui.widgets.sidebar import Sidebar
 
 MIN_SIZES: dict[BoardSize, tuple[int, int]] = {
@@ -175,7 +173,7 @@ class GameScreen(BaseScreen[None]):
 
     def compose(self) -> ComposeResult:
         view = self.session.view()
-        yield GameHeader()
+        yield SafeHeader()
         with Horizontal(id="main"):
             yield BoardView(view.board, id="board")
             yield Sidebar(view)
@@ -183,7 +181,7 @@ class GameScreen(BaseScreen[None]):
         yield GameFooter()
 
     def on_mount(self) -> None:
-        self._check_size(self.app.size.width, self.app.size.height)
+        self.check_size()
         self.apply(self.session.begin())
 
     # The one funnel.
@@ -268,12 +266,6 @@ class GameScreen(BaseScreen[None]):
     def _search_progress(self, message: GameScreen.SearchProgress) -> None:
         self.apply(self.session.report(message.token, message.work, message.progress))
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A worker that failed is a bug: raise it so the app's crash handling reports it."""
-        error = event.worker.error
-        if event.state is WorkerState.ERROR and error is not None:
-            raise error
-
     # Notices.
 
     def warn(self, message: str) -> None:
@@ -330,7 +322,7 @@ class GameScreen(BaseScreen[None]):
     def action_board(self, n: int) -> None:
         """Play on the n x n board: a new game."""
         self.apply(self.session.set_board(BoardSize(n)))
-        self._check_size(self.app.size.width, self.app.size.height)
+        self.check_size()
 
     def action_new_game(self) -> None:
         """Start a new game with the same settings (swapping sides if they alternate)."""
@@ -437,32 +429,25 @@ class GameScreen(BaseScreen[None]):
             if size.n < self.board.n and not is_too_small(width, height, size)
         ]
 
-    def on_resize(self, event: Resize) -> None:
-        self._check_size(event.size.width, event.size.height)
-
-    def _check_size(self, width: int, height: int) -> None:
-        self.query_one(GameFooter).fit(width)
+    def too_small(self, width: int, height: int) -> str | None:
+        """The "too small" message for the board in play, naming the smaller boards that
+        fit; None if the board fits."""
         board = self.board
-        too_small = is_too_small(width, height, board)
-        if too_small != self.has_class("-too-small"):
-            self.set_class(too_small, "-too-small")
-            self.refresh_bindings()
-        if too_small and self.focused is not None:
-            # The board's own keys (arrows, Enter) must do nothing while it is hidden.
-            self.set_focus(None)
-        elif not too_small and self.focused is None:
-            # Hiding the board took the focus away; its keys need it back.
-            self.query_one(BoardView).focus()
-        if too_small:
-            min_width, min_height = MIN_SIZES[board]
-            message = (
-                f"Terminal too small: {width}x{height}.\n"
-                f"The {board.label} board needs at least {min_width}x{min_height}.\n\n"
-                "Enlarge the window to play; q quits."
-            )
-            fitting = self._fitting()
-            if fitting:
-                keys = " or ".join(str(size.n) for size in fitting)
-                boards = " or ".join(size.label for size in fitting)
-                message += f"\nOr press {keys} to play on {boards} instead."
-            self.query_one("#too-small", Static).update(message)
+        if not is_too_small(width, height, board):
+            return None
+        min_width, min_height = MIN_SIZES[board]
+        message = (
+            f"Terminal too small: {width}x{height}.\n"
+            f"The {board.label} board needs at least {min_width}x{min_height}.\n\n"
+            "Enlarge the window to play; q quits."
+        )
+        fitting = self._fitting()
+        if fitting:
+            keys = " or ".join(str(size.n) for size in fitting)
+            boards = " or ".join(size.label for size in fitting)
+            message += f"\nOr press {keys} to play on {boards} instead."
+        return message
+
+    def focus_target(self) -> BoardView:
+        """The board: its keys need the focus."""
+        return self.query_one(BoardView)

@@ -9,6 +9,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.message import Message
 from textual.widgets import Button, DataTable, Static
 
@@ -154,7 +155,7 @@ class StatsScreen(Dialog[None]):
         self.query_one("#mixed-note", Static).display = any(row.mixed for row in self._rows)
         self._show(short=self.app.size.width < WIDE_ENOUGH)
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: Resize) -> None:
         short = self.app.size.width < WIDE_ENOUGH
         if short != self._short:
             self._show(short=short)

@@ -1,0 +1,83 @@
+"""The footer: Textual's, never blank behind a dialog, and rebuilt only when its keys change.
+
+Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
+
+**Blank behind a dialog.** Textual's footer stays empty until its screen first
+says its bindings have changed (``Footer._bindings_ready``); a dialog opened
+before that (a key typed as the game starts) kept the game's footer blank
+behind it. The screen's bindings are there from the start, so `SteadyFooter`
+shows them (textual#4550 and #4565 were reports of the same kind). Can go when
+Textual's footer draws its screen's bindings on mount.
+
+**Rebuilt for nothing.** Textual's footer rebuilds every key (a widget each,
+restyled three times as it mounts) whenever the bindings may have changed: on
+every focus change and every refresh of the bindings, though the keys shown are
+usually the same. `SteadyFooter` rebuilds only when what it shows changes.
+
+**Not redrawn when the palette's key is turned off.** Setting
+``show_command_palette`` does not rebuild Textual's footer; `SteadyFooter` does.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from ttt_tui.compat import Private
+
+RELIES_ON = (
+    Private("textual.widgets._footer.Footer._bindings_ready"),
+    Private(
+        "textual.widgets._footer.Footer.bindings_changed", "(self, screen: 'Screen') -> 'None'"
+    ),
+)
+"""What of Textual's this module depends on, as it was checked."""
+
+ShownKeys = tuple[object, ...]
+"""What the footer shows: each shown binding's key, label and state, and the palette key."""
+
+
+class SteadyFooter(Footer):
+    """Textual's footer, shown from the start and rebuilt only when its keys change."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.set_reactive(Footer._bindings_ready, True)
+        self._shown: ShownKeys | None = None
+        self._rebuilding = False
+        """Whether a rebuild is on its way: it will read the bindings as they are then."""
+
+    def _keys(self, screen: Screen[object]) -> ShownKeys:
+        return (
+            self.show_command_palette,
+            *(
+                (key, active.binding.description, active.enabled, active.tooltip)
+                for key, active in screen.active_bindings.items()
+                if active.binding.show
+            ),
+        )
+
+    def compose(self) -> ComposeResult:
+        self._rebuilding = False
+        keys = self._keys(self.screen)
+        shown = False
+        for widget in super().compose():
+            shown = True
+            yield widget
+        # Textual's footer draws nothing until the screen's bindings are ready.
+        self._shown = keys if shown else None
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        """Rebuild the keys, unless a rebuild is on its way or they would come out as they are."""
+        if self._rebuilding or (
+            self._shown is not None and screen is self.screen and self._keys(screen) == self._shown
+        ):
+            return
+        super().bindings_changed(screen)
+        # As Textual's footer decides whether to rebuild.
+        self._rebuilding = screen.app.app_focus and self.is_attached and screen is self.screen
+
+    def watch_show_command_palette(self) -> None:
+        if self.is_attached:
+            self.bindings_changed(self.screen)
