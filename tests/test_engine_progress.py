@@ -136,7 +136,7 @@ def test_a_length_over_budget_is_reported_as_unknown(monkeypatch: pytest.MonkeyP
     from ttt_tui.commands import analyze as cli
     from ttt_tui.engine import search
 
-    # X to move, a win in 3; some moves' lengths take more than one check (256 nodes)
+    # O to move, a win in 3; some moves' lengths take more than one check (256 nodes)
     # to find, whatever the node counter stands at when the search starts.
     position = ".X.XO.......O.X..O.XXO..."
     solver.clear_tables()

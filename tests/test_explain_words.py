@@ -7,12 +7,20 @@ in play and checks Hard's guarantee on all of them.
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from tests.test_explain_minimax import LONG, every_3x3_position, long_only, sample_3x3
-from ttt_tui.engine import Board, Outcome, Player, Verdict, analyze, cells_of, coordinate
+from ttt_tui.engine import (
+    Board,
+    Outcome,
+    Player,
+    Verdict,
+    analyze,
+    cells_of,
+    coordinate,
+    search,
+    solver,
+)
 from ttt_tui.engine.minimax import Count, Estimate, Search, StepKind, walk
 from ttt_tui.teach.explain import (
     at_least,
@@ -294,16 +302,27 @@ def test_the_tree_as_text_and_json_agrees_with_analyze() -> None:
         assert all("children" not in child for child in node["children"])
 
 
-def test_a_5x5_tree_keeps_unknown_lengths_unknown() -> None:
-    rng = random.Random(4)
-    board = Board.empty(5)
-    while board.empty_mask.bit_count() > 12:
-        board = board.play(rng.choice(board.legal_moves()))
-    if board.is_game_over():  # pragma: no cover - the seed gives a game still on
-        pytest.skip("the seeded game ended")
-    nodes = tree_json(board, 1, analyze)
-    assert len(nodes) == 12
-    assert all(node["plies"] is None or node["plies"] >= 1 for node in nodes)
+def test_a_5x5_tree_keeps_unknown_lengths_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the length of a win costs too much to prove, the tree says "win" with plies
+    null, and every other node carries exactly the value the engine proved."""
+    position = Board.parse(".X.XO.......O.X..O.XXO...")  # O to move, a win in 3
+    monkeypatch.setitem(search.DISTANCE_BUDGET, 5, 1)  # one node: some lengths unproven
+    solver.clear_tables()
+    try:
+        analysis = analyze(position)
+        nodes = tree_json(position, 1, lambda board: analysis)
+        lines = list(tree_lines(position, 1, lambda board: analysis))
+    finally:
+        solver.clear_tables()
+    unknown = [cell for cell, verdict in analysis.moves.items() if verdict.plies is None]
+    assert unknown, "a budget of one node leaves a length unknown"
+    assert {node["cell"]: (node["value"], node["plies"]) for node in nodes} == {
+        cell: (verdict.outcome.value, verdict.plies) for cell, verdict in analysis.moves.items()
+    }
+    for cell in unknown:
+        outcome = analysis.moves[cell].outcome.value
+        label = f"O {coordinate(cell, 5)}: {outcome}"
+        assert any(line.strip().removesuffix(" *") == label for line in lines), label
 
 
 # The long run --------------------------------------------------------------------------------

@@ -11,9 +11,12 @@ from ttt_tui.teach.explorer import ALL_COUNTED, WALK_TOO_BIG, Explorer, Tab
 
 
 def studied(explorer: Explorer) -> list[Board]:
-    """Answer every analysis the model asks for, as the screen does; the positions asked."""
+    """Answer every analysis the model asks for, as the screen does (the first position of
+    the study order not analysed yet, each time); the positions asked."""
     asked: list[Board] = []
-    while (board := explorer.next_analysis()) is not None:
+    while (
+        board := next((b for b in explorer.study_order() if b not in explorer.analyses), None)
+    ) is not None:
         asked.append(board)
         explorer.add_analysis(analyze(board))
     return asked
@@ -56,7 +59,7 @@ def test_the_best_line_steps_forward_and_back_on_the_board() -> None:
     assert explorer.step(True) == "Still proving…"
     studied(explorer)
     line = explorer.view().line
-    assert line.complete and len(line.rows) == 5
+    assert line is not None and line.complete and len(line.rows) == 5
     assert line.rows[0].name == "X a2" and line.rows[0].tag == "threatens a3"
     assert "a fork" in line.rows[2].tag
     assert line.note == "X wins."
@@ -190,7 +193,8 @@ def test_a_finished_position_is_searched_on_no_tab(path: tuple[int, ...]) -> Non
         explorer.set_tab(tab)
         assert studied(explorer) == []
         view = explorer.view()
-        shown = [view.heading, *view.why, view.line.note, *view.walk, *view.guarantee]
+        line = () if view.line is None else (view.line.note,)
+        shown = [view.heading, *view.why, *line, *view.walk, *view.guarantee, view.counts_note]
         assert not any(word in text for text in shown for word in ("roving", "waiting"))
         assert WALK_TOO_BIG not in shown
 

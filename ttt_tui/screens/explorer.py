@@ -262,7 +262,7 @@ class ExplorerScreen(BaseScreen[None]):
         match view.tab:
             case Tab.WHY:
                 self.why_text.paragraphs = view.why
-            case Tab.LINE:
+            case Tab.LINE if view.line is not None:
                 self.line_view.state = view.line
             case Tab.SEARCH:
                 self.count_view.rows = view.counts

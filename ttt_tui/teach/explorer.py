@@ -14,7 +14,6 @@ from `ttt_tui.teach.explain`; the alpha-beta walk from
 from __future__ import annotations
 
 import enum
-import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -118,59 +117,30 @@ class CountRow:
     """The result in words, or how far it has got."""
 
 
+@dataclass(frozen=True, slots=True)
 class ExplorerView:
-    """Everything the explorer shows now, each part worked out only when first read.
+    """What the explorer shows now: the heading, the small board, and the part of the
+    tab shown. The other tabs' parts stay empty: each is worked out only while its tab
+    is shown, so a tree move or a count's progress costs only what is on screen."""
 
-    The screen reads the heading, the board and the shown tab's part, so a tree
-    move or a count's progress costs only what is on screen; the hidden tabs'
-    explanations are worked out when they are shown. Read it before the model
-    changes again: a part read later describes the model as it is then.
-    """
-
-    def __init__(self, model: Explorer) -> None:
-        self._model = model
-        self.tab = model.tab
-        """The tab shown."""
-
-    @functools.cached_property
-    def heading(self) -> str:
-        """What the small board shows: how it was reached, who is to move, its value."""
-        return self._model._heading()
-
-    @functools.cached_property
-    def board(self) -> BoardState:
-        """The small board: the selected position, or the line's or the walk's position."""
-        return self._model._board()
-
-    @functools.cached_property
-    def why(self) -> tuple[str, ...]:
-        """The Why tab: the selected move's value, and the reason for it."""
-        return self._model._why()
-
-    @functools.cached_property
-    def line(self) -> LineState:
-        """The Best line tab."""
-        return self._model._line_state()
-
-    @functools.cached_property
-    def counts(self) -> tuple[CountRow, ...]:
-        """The Search tab's rows: plain minimax, alpha-beta, the engine."""
-        return self._model._count_rows()
-
-    @functools.cached_property
-    def counts_note(self) -> str:
-        """The Search tab's note under the rows."""
-        return self._model._counts_note()
-
-    @functools.cached_property
-    def walk(self) -> tuple[str, ...]:
-        """The Alpha-beta tab: the walk's current step in words."""
-        return self._model._walk_lines()
-
-    @functools.cached_property
-    def guarantee(self) -> tuple[str, ...]:
-        """The Guarantee tab: every reply to Hard's move, and what Hard then gets."""
-        return self._model._guarantee()
+    tab: Tab
+    """The tab shown."""
+    heading: str
+    """What the small board shows: how it was reached, who is to move, its value."""
+    board: BoardState
+    """The small board: the selected position, or the line's or the walk's position."""
+    why: tuple[str, ...] = ()
+    """The Why tab: the selected move's value, and the reason for it."""
+    line: LineState | None = None
+    """The Best line tab."""
+    counts: tuple[CountRow, ...] = ()
+    """The Search tab's rows: plain minimax, alpha-beta, the engine."""
+    counts_note: str = ""
+    """The Search tab's note under the rows."""
+    walk: tuple[str, ...] = ()
+    """The Alpha-beta tab: the walk's current step in words."""
+    guarantee: tuple[str, ...] = ()
+    """The Guarantee tab: every reply to Hard's move, and what Hard then gets."""
 
 
 class Walker:
@@ -360,10 +330,6 @@ class Explorer:
             wanted.append(board)
         return wanted
 
-    def next_analysis(self) -> Board | None:
-        """The next position the panels need analysed, if any."""
-        return next((b for b in self.study_order() if b not in self.analyses), None)
-
     def next_count(self) -> Search | None:
         """The next count the Search (or Alpha-beta) tab wants for the selected position."""
         board = self.position
@@ -441,8 +407,20 @@ class Explorer:
     # What is shown.
 
     def view(self) -> ExplorerView:
-        """What is on screen now (each part worked out when read)."""
-        return ExplorerView(self)
+        """What is on screen now: the heading, the board and the tab shown."""
+        heading, board, tab = self._heading(), self._board(), self.tab
+        match tab:
+            case Tab.WHY:
+                return ExplorerView(tab, heading, board, why=self._why())
+            case Tab.LINE:
+                return ExplorerView(tab, heading, board, line=self._line_state())
+            case Tab.SEARCH:
+                rows, note = self._count_rows(), self._counts_note()
+                return ExplorerView(tab, heading, board, counts=rows, counts_note=note)
+            case Tab.WALK:
+                return ExplorerView(tab, heading, board, walk=self._walk_lines())
+            case Tab.GUARANTEE:
+                return ExplorerView(tab, heading, board, guarantee=self._guarantee())
 
     def _heading(self) -> str:
         """What the board shows: the selected position, or a step of the line or walk."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -15,8 +16,15 @@ from ttt_tui.engine import Analysis, Board, Cell, Outcome, Verdict, coordinate
 Path = tuple[Cell, ...]
 """A node: the moves from the root that reach it."""
 
-VERDICT_STYLES = {Outcome.WIN: "green", Outcome.DRAW: "yellow", Outcome.LOSS: "red"}
-"""How a value is coloured: for the side that plays the move."""
+OUTCOME = "outcome"
+"""The key, in a label's style, of the value a span shows (``win``, ``draw``, ``loss``):
+the tree colours it with the theme's colour for that result as it draws the line."""
+
+
+def value_style(outcome: Outcome) -> Style:
+    """The style of a value in a label: for the side that plays the move."""
+    return Style(meta={OUTCOME: outcome.value})
+
 
 BEST = " ★"
 """After a best move (one that keeps the position's value)."""
@@ -25,7 +33,7 @@ BEST = " ★"
 def move_text(board: Board, cell: Cell, verdict: Verdict, best: bool) -> Text:
     """A node's label: ``X c3: win in 3 ★``, the value coloured."""
     text = Text(f"{board.to_move.value} {coordinate(cell, board.n)}: ")
-    text.append(str(verdict), style=VERDICT_STYLES[verdict.outcome])
+    text.append(str(verdict), style=value_style(verdict.outcome))
     if best:
         text.append(BEST, style="bold")
     return text
@@ -42,7 +50,7 @@ def root_text(board: Board, value: Verdict | None) -> Text:
     if value is None:
         text.append("proving…", style="dim")
     else:
-        text.append(str(value), style=VERDICT_STYLES[value.outcome])
+        text.append(str(value), style=value_style(value.outcome))
     return text
 
 
@@ -65,11 +73,26 @@ class MoveTree(Tree[Path]):
     MoveTree:focus {
         border: round $primary;
     }
+    MoveTree > .move-tree--win {
+        color: $text-success;
+    }
+    MoveTree > .move-tree--draw {
+        color: $text-warning;
+    }
+    MoveTree > .move-tree--loss {
+        color: $text-error;
+    }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Open", show=False, tooltip="open or close a move"),
     ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "move-tree--win",
+        "move-tree--draw",
+        "move-tree--loss",
+    }
+    """The colour of each value, for the side that plays the move."""
 
     class Opened(Message):
         """A node was opened whose moves are not known yet."""
@@ -105,10 +128,6 @@ class MoveTree(Tree[Path]):
         for cell in path:
             board = board.play(cell)
         return board
-
-    def is_filled(self, path: Path) -> bool:
-        """Whether the node's moves are in the tree."""
-        return path in self._filled
 
     def fill(self, path: Path, analysis: Analysis) -> None:
         """Put a node's moves under it, valued by ``analysis`` (once; later calls do nothing)."""
@@ -154,6 +173,17 @@ class MoveTree(Tree[Path]):
             self._by_path[path[:depth]].expand()
         self.move_cursor(node)
         return True
+
+    def render_label(self, node: TreeNode[Path], base_style: Style, style: Style) -> Text:
+        """Textual's label, each value coloured as the theme colours its result (under
+        the cursor's style, which takes precedence, as over the rest of the line)."""
+        text = super().render_label(node, base_style, style)
+        for span in list(text.spans):
+            outcome = span.style.meta.get(OUTCOME) if isinstance(span.style, Style) else None
+            if outcome is not None:
+                colour = self.get_component_rich_style(f"move-tree--{outcome}", partial=True)
+                text.stylize_before(colour, span.start, span.end)
+        return text
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[Path]) -> None:
         # A node that cannot open is a finished position: no moves will come for it.

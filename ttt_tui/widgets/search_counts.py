@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -10,8 +12,12 @@ from textual.widget import Widget
 
 from ttt_tui.teach.explorer import CountRow
 
-STATE_STYLES = {"done": "green", "counting…": "yellow", "stopped": "red"}
-"""How each row's state is coloured."""
+STATE_CLASSES = {
+    "done": "search-counts--done",
+    "counting…": "search-counts--counting",
+    "stopped": "search-counts--stopped",
+}
+"""The component class that colours each row's state (any other state is dim)."""
 
 
 class SearchCounts(Widget):
@@ -22,7 +28,17 @@ class SearchCounts(Widget):
         height: auto;
         padding: 0 1;
     }
+    SearchCounts > .search-counts--done {
+        color: $text-success;
+    }
+    SearchCounts > .search-counts--counting {
+        color: $text-warning;
+    }
+    SearchCounts > .search-counts--stopped {
+        color: $text-error;
+    }
     """
+    COMPONENT_CLASSES: ClassVar[set[str]] = set(STATE_CLASSES.values())
 
     rows: reactive[tuple[CountRow, ...]] = reactive((), layout=True)
     """One row a search."""
@@ -39,6 +55,8 @@ class SearchCounts(Widget):
         table.add_column("", no_wrap=True)
         table.add_column("", ratio=1)
         for row in self.rows:
-            state = Text(row.state, style=STATE_STYLES.get(row.state, "dim"))
+            kind = STATE_CLASSES.get(row.state)
+            style = "dim" if kind is None else self.get_component_rich_style(kind, partial=True)
+            state = Text(row.state, style=style)
             table.add_row(row.search.label, row.nodes, state, row.detail)
         return Group(table, Text(""), Text(self.note, style="italic"))
