@@ -3,44 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.support.environment import plain_environment
 from ttt_tui.widgets import board as board_widget
-
-CLEARED = (
-    "NO_COLOR",
-    "FORCE_COLOR",
-    "COLORTERM",
-    "TTY_COMPATIBLE",
-    "TTY_INTERACTIVE",
-    "COLUMNS",
-    "LINES",
-    "JUPYTER_COLUMNS",
-    "JUPYTER_LINES",
-    "ESCDELAY",
-    "TEXTUAL",
-)
-"""Variables that Rich or Textual read, changing colours, size or features; every
-``TEXTUAL_*`` one goes too."""
-
-KEPT = ("TEXTUAL_SNAPSHOT_TEMPDIR",)
-"""pytest-textual-snapshot's own, which it sets for its run."""
-
-TERM = "xterm-256color"
-"""An ordinary terminal, whatever the caller's (``dumb`` would stop the app)."""
-
-
-def plain_environment(
-    set_variable: Callable[[str, str], None], clear: Callable[[str], None]
-) -> None:
-    """Clear the variables above and set TERM, through the given setters."""
-    for name in list(os.environ):
-        if name in CLEARED or (name.startswith("TEXTUAL_") and name not in KEPT):
-            clear(name)
-    set_variable("TERM", TERM)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -22,6 +22,7 @@ from textual.widgets import OptionList, Static
 
 from tests.support import (
     SIZE,
+    GatedAI,
     Notes,
     ScriptedAI,
     click_option,
@@ -43,10 +44,8 @@ from ttt_tui.engine import (
     Analysis,
     Board,
     CancelCheck,
-    Cell,
     Difficulty,
     Player,
-    SearchCancelled,
     analyze,
 )
 from ttt_tui.play.settings import Mode, Settings
@@ -58,25 +57,6 @@ from ttt_tui.widgets.square import background
 from ttt_tui.widgets.status import StatusLine
 
 # Helpers ---------------------------------------------------------------------
-
-
-class GatedAI(ScriptedAI):
-    """A scripted chooser that blocks in the worker thread until the test opens the gate."""
-
-    def __init__(self, *script: Cell) -> None:
-        super().__init__(*script)
-        self.started = threading.Event()
-        """Set once a call has begun."""
-        self.gate = threading.Event()
-        """Set by the test to let the computer move."""
-
-    def hold(self, cancelled: CancelCheck | None) -> None:
-        """Wait for the gate; give up if cancelled."""
-        self.started.set()
-        # Poll for cancellation so a thread left behind by a failing test still ends.
-        while not self.gate.wait(0.005):
-            if cancelled is not None and cancelled():
-                raise SearchCancelled
 
 
 async def wait_for(event: threading.Event) -> None:
@@ -287,13 +267,12 @@ async def test_a_difficulty_change_while_the_ai_thinks_restarts_its_move() -> No
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await pilot.press("1")
-        await wait_for(ai.started)
+        await ai.next_call(1)
         assert status(pilot).message == "Thinking… (Medium)"
-        ai.started.clear()
         await pilot.press("d")
-        await wait_for(ai.started)
+        await ai.next_call(2)
         assert status(pilot).message == "Thinking… (Hard)"
-        ai.gate.set()
+        ai.release_all()
         await settle(pilot)
         assert ai.difficulties == [Difficulty.MEDIUM, Difficulty.HARD]
         assert marks(screen) == "X...O...."
@@ -397,7 +376,7 @@ async def test_moves_are_refused_while_the_ai_thinks_but_the_ui_stays_live() -> 
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
         await pilot.press("1")
-        await wait_for(ai.started)
+        await ai.next_call(1)
         assert screen.session.thinking
         assert status(pilot).message == "Thinking… (Medium)"
 
@@ -421,7 +400,7 @@ async def test_moves_are_refused_while_the_ai_thinks_but_the_ui_stays_live() -> 
         assert app.screen is screen
         assert marks(screen) == "X........"
 
-        ai.gate.set()
+        ai.release_all()
         await settle(pilot)
         assert marks(screen) == "X...O...."
         assert status(pilot).message == "Your move (X)"
@@ -465,7 +444,7 @@ async def test_a_tiny_terminal_shows_a_message_and_the_game_survives_it() -> Non
 async def test_the_palette_stays_shut_below_the_minimum_size(width: int) -> None:
     """Textual 8.2's palette crashes laid out a few columns wide (found by the fuzzer):
     it neither opens in a tiny terminal nor survives the terminal shrinking under it."""
-    app = TicTacToeApp(ai_delay=0, seed=1)
+    app = make_app(seed=1, search_process=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("ctrl+p")

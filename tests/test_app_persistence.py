@@ -23,6 +23,8 @@ from tests.support import (
     ScriptedAI,
     calls_begun,
     click_option,
+    make_app,
+    records,
     settle,
     start,
     until,
@@ -36,9 +38,7 @@ from ttt_tui.play.settings import Mode, Settings
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.stats import StatsScreen
-from ttt_tui.search.client import ThreadSearcher
 from ttt_tui.storage import (
-    GAMES_FILE,
     SETTINGS_FILE,
     STATS_FILE,
     Store,
@@ -48,19 +48,6 @@ from ttt_tui.storage.saver import SAVED_NOTICE, waiting_notice
 from ttt_tui.widgets.choice import Choice
 
 # Helpers ---------------------------------------------------------------------
-
-
-def make_app(store: Store, ai: ScriptedAI | None = None) -> TicTacToeApp:
-    """The real app on ``store``, with no thinking delay and a scripted computer."""
-    return TicTacToeApp(
-        store=store, ai_delay=0, seed=7, searcher=ThreadSearcher(ai or ScriptedAI(8, 7))
-    )
-
-
-def game_lines(directory: Path) -> list[dict[str, Any]]:
-    """Every game record on disk, as JSON objects."""
-    path = directory / GAMES_FILE
-    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 def stats_counts(directory: Path) -> dict[str, dict[str, int]]:
@@ -80,7 +67,7 @@ def table_rows(screen: StatsScreen) -> dict[str, str]:
 
 async def test_settings_survive_a_restart(tmp_path: Path) -> None:
     directory = tmp_path / "data"
-    app = make_app(Store(directory))
+    app = make_app(ScriptedAI(8, 7), store=Store(directory))
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await play_keys(pilot, "d")  # medium -> hard
@@ -104,7 +91,7 @@ async def test_settings_survive_a_restart(tmp_path: Path) -> None:
         await pilot.press("q")
     assert json.loads((directory / SETTINGS_FILE).read_text())["theme"] == "textual-light"
 
-    again = make_app(Store(directory))
+    again = make_app(ScriptedAI(8, 7), store=Store(directory))
     async with again.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         assert screen.session.settings == expected
@@ -128,7 +115,7 @@ async def test_a_corrupt_settings_file_is_moved_aside_and_the_app_starts_with_de
     damaged = '{"version": 1, "difficulty": "hard", "mark": "O",'  # cut off mid-write
     (directory / SETTINGS_FILE).write_text(damaged)
 
-    app = make_app(Store(directory))
+    app = make_app(ScriptedAI(8, 7), store=Store(directory))
     notes = Notes(app)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
@@ -149,7 +136,7 @@ async def test_a_settings_file_with_an_unknown_value_is_also_set_aside(tmp_path:
     directory = tmp_path / "data"
     directory.mkdir()
     (directory / SETTINGS_FILE).write_text('{"version": 1, "difficulty": "impossible"}')
-    app = make_app(Store(directory))
+    app = make_app(ScriptedAI(8, 7), store=Store(directory))
     notes = Notes(app)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
@@ -164,14 +151,14 @@ async def test_a_settings_file_with_an_unknown_value_is_also_set_aside(tmp_path:
 
 async def test_a_finished_game_is_recorded_with_every_field_and_counted(tmp_path: Path) -> None:
     directory = tmp_path / "data"
-    app = make_app(Store(directory), ScriptedAI(8, 7))
+    app = make_app(ScriptedAI(8, 7), store=Store(directory))
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await play_keys(pilot, "1", "i", "2", "u", "2", "3")
         assert screen.session.game.is_over
         assert screen.session.game.moves == [0, 8, 1, 7, 2]
 
-    [record] = game_lines(directory)
+    [record] = records(directory)
     assert set(record) == {
         "version",
         "started",
@@ -208,7 +195,7 @@ async def test_a_finished_game_is_recorded_with_every_field_and_counted(tmp_path
 
 async def test_games_count_per_difficulty_and_mode(tmp_path: Path) -> None:
     directory = tmp_path / "data"
-    app = make_app(Store(directory), ScriptedAI(0, 1, 2))
+    app = make_app(ScriptedAI(0, 1, 2), store=Store(directory))
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await play_keys(pilot, "4", "5", "9")  # the AI wins at medium
@@ -229,27 +216,27 @@ async def test_games_count_per_difficulty_and_mode(tmp_path: Path) -> None:
     assert sum(counts[ai_key].values()) == 1
     assert set(counts) == {"human_vs_ai/medium", "human_vs_ai/hard", "two_players", ai_key}
 
-    records = game_lines(directory)
-    assert [(r["mode"], r["result"]) for r in records] == [
+    recorded = records(directory)
+    assert [(r["mode"], r["result"]) for r in recorded] == [
         ("human_vs_ai", "o_won"),
         ("human_vs_ai", "o_won"),
         ("two_players", "x_won"),
-        ("ai_vs_ai", records[3]["result"]),
+        ("ai_vs_ai", recorded[3]["result"]),
     ]
-    assert [(r["x_difficulty"], r["o_difficulty"]) for r in records] == [
+    assert [(r["x_difficulty"], r["o_difficulty"]) for r in recorded] == [
         (None, "medium"),
         (None, "hard"),
         (None, None),
         ("medium", "medium"),
     ]
-    assert [r["human_mark"] for r in records] == ["X", "X", None, None]
+    assert [r["human_mark"] for r in recorded] == ["X", "X", None, None]
 
 
 async def test_new_game_and_quit_mid_game_record_abandoned_games_that_do_not_count(
     tmp_path: Path,
 ) -> None:
     directory = tmp_path / "data"
-    app = make_app(Store(directory), ScriptedAI(4, 8))
+    app = make_app(ScriptedAI(4, 8), store=Store(directory))
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
         await play_keys(pilot, "1", "n", "3", "2")
@@ -257,8 +244,8 @@ async def test_new_game_and_quit_mid_game_record_abandoned_games_that_do_not_cou
         await pilot.pause()
     assert app.return_code == 0
 
-    records = game_lines(directory)
-    assert [(r["moves"], r["result"]) for r in records] == [
+    recorded = records(directory)
+    assert [(r["moves"], r["result"]) for r in recorded] == [
         ([0, 4], "abandoned"),
         ([2, 4, 1, 8], "abandoned"),
     ]
@@ -267,13 +254,13 @@ async def test_new_game_and_quit_mid_game_record_abandoned_games_that_do_not_cou
 
 async def test_quitting_after_a_finished_game_does_not_record_it_twice(tmp_path: Path) -> None:
     directory = tmp_path / "data"
-    app = make_app(Store(directory), ScriptedAI(8, 7))
+    app = make_app(ScriptedAI(8, 7), store=Store(directory))
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
         await play_keys(pilot, "1", "2", "3")
         await pilot.press("q")
         await pilot.pause()
-    assert [r["result"] for r in game_lines(directory)] == ["x_won"]
+    assert [r["result"] for r in records(directory)] == ["x_won"]
 
 
 # The stats screen ------------------------------------------------------------
@@ -284,7 +271,7 @@ async def test_the_stats_screen_shows_counts_and_resets_only_after_confirmation(
 ) -> None:
     directory = tmp_path / "data"
     ai = ScriptedAI(8, 7)
-    app = make_app(Store(directory), ai)
+    app = make_app(ai, store=Store(directory))
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await play_keys(pilot, "1", "2", "3")  # a win
@@ -324,7 +311,7 @@ async def test_the_stats_screen_shows_counts_and_resets_only_after_confirmation(
         zeroed = "You vs AI | Medium | 0 | 0 | 0 | 0 | - | -"
         assert table_rows(stats)["human_vs_ai/medium"] == zeroed
         assert all(v == 0 for row in stats_counts(directory).values() for v in row.values())
-        *games, reset = game_lines(directory)
+        *games, reset = records(directory)
         assert [r["result"] for r in games] == ["x_won", "o_won", "draw"]
         assert set(reset) == {"version", "stats_reset"}
 
@@ -350,7 +337,7 @@ async def test_an_unwritable_data_dir_leaves_the_game_playable_with_one_notice(
     blocker = tmp_path / "data"
     blocker.write_text("a file where the data directory should be")
     ai = ScriptedAI(8, 7)
-    app = make_app(Store(blocker), ai)
+    app = make_app(ai, store=Store(blocker))
     notes = Notes(app)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
@@ -384,12 +371,12 @@ async def test_the_app_saves_under_ttt_tui_data_dir(
     directory = tmp_path / "from-env"
     monkeypatch.setenv("TTT_TUI_DATA_DIR", str(directory))
     assert default_data_dir() == directory
-    app = TicTacToeApp(store=Store(), ai_delay=0, seed=7, searcher=ThreadSearcher(ScriptedAI(8, 7)))
+    app = make_app(ScriptedAI(8, 7), store=Store())
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
         await play_keys(pilot, "d", "1", "2", "3")
     assert json.loads((directory / SETTINGS_FILE).read_text())["difficulty"] == "hard"
-    assert [r["result"] for r in game_lines(directory)] == ["x_won"]
+    assert [r["result"] for r in records(directory)] == ["x_won"]
 
 
 def test_no_save_on_the_command_line_turns_saving_off(
@@ -431,7 +418,7 @@ async def test_a_win_against_easy_then_hard_counts_as_mixed_not_as_beating_hard(
     store = Store(directory)
     store.save_settings(Settings(difficulty=Difficulty.EASY))
     ai = ScriptedAI(8, 7)
-    app = make_app(store, ai)
+    app = make_app(ai, store=store)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await play_keys(pilot, "1")  # Easy answers
@@ -453,7 +440,7 @@ async def test_a_win_against_easy_then_hard_counts_as_mixed_not_as_beating_hard(
             "Mixed: the computer's level changed during the game."
         )
 
-    [record] = game_lines(directory)
+    [record] = records(directory)
     assert (record["x_difficulty"], record["o_difficulty"]) == (None, "mixed")
     assert record["levels"] == [None, "easy", None, "hard", None]
     assert record["result"] == "x_won"
@@ -467,7 +454,7 @@ async def test_undo_drops_the_levels_of_undone_moves_and_redo_brings_them_back(
     store = Store(directory)
     store.save_settings(Settings(difficulty=Difficulty.EASY))
     ai = ScriptedAI(8, 7)
-    app = make_app(store, ai)
+    app = make_app(ai, store=store)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         # Easy's reply is undone, Hard plays every move that stays: a game against Hard.
@@ -486,7 +473,7 @@ async def test_undo_drops_the_levels_of_undone_moves_and_redo_brings_them_back(
         assert table_rows(stats)["human_vs_ai/hard"] == "You vs AI | Hard | 1 | 1 | 0 | 0 | - | -"
         assert mixed_note(stats).display
 
-    first, second = game_lines(directory)
+    first, second = records(directory)
     assert first["o_difficulty"] == "hard"
     assert second["o_difficulty"] == "mixed"
     assert stats_counts(directory) == {
@@ -506,7 +493,7 @@ async def test_an_ai_vs_ai_engine_switched_mid_game_counts_as_mixed(tmp_path: Pa
         )
     )
     ai = GatedAI()  # plays the first free square: X takes 0, 2, 4, 6 and wins
-    app = make_app(store, ai)
+    app = make_app(ai, store=store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         ai.allow(2)
@@ -532,14 +519,14 @@ async def test_an_ai_vs_ai_engine_switched_mid_game_counts_as_mixed(tmp_path: Pa
         }
         assert mixed_note(stats).display
 
-    [record] = game_lines(directory)
+    [record] = records(directory)
     assert (record["x_difficulty"], record["o_difficulty"]) == ("easy", "mixed")
     assert record["levels"] == ["easy", "easy", "easy", "hard", "easy", "hard", "easy"]
     assert stats_counts(directory) == {"ai_vs_ai/mixed": {"x_won": 1, "o_won": 0, "draw": 0}}
 
 
 async def test_no_mixed_note_without_a_mixed_row(tmp_path: Path) -> None:
-    app = make_app(Store(tmp_path / "data"))
+    app = make_app(ScriptedAI(8, 7), store=Store(tmp_path / "data"))
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
         await play_keys(pilot, "1", "2", "3")
@@ -554,13 +541,13 @@ async def test_a_damaged_stats_file_is_rebuilt_and_shown_on_the_stats_screen(
     tmp_path: Path,
 ) -> None:
     directory = tmp_path / "data"
-    app = make_app(Store(directory), ScriptedAI(8, 7))
+    app = make_app(ScriptedAI(8, 7), store=Store(directory))
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
         await play_keys(pilot, "1", "2", "3", "n", "1", "2", "3")
     (directory / STATS_FILE).write_text('{"version": 1, "counts": {"human_vs_ai/medium": {"win"')
 
-    again = make_app(Store(directory), ScriptedAI(8, 7))
+    again = make_app(ScriptedAI(8, 7), store=Store(directory))
     notes = Notes(again)
     async with again.run_test(size=SIZE) as pilot:
         await start(pilot)
@@ -582,10 +569,7 @@ def on_disk(directory: Path) -> tuple[dict[str, Any], list[str]]:
     """The saved settings and the results of the recorded games, as far as they are there."""
     settings_path = directory / SETTINGS_FILE
     settings = json.loads(settings_path.read_text()) if settings_path.exists() else {}
-    games = (
-        [r["result"] for r in game_lines(directory)] if (directory / GAMES_FILE).exists() else []
-    )
-    return settings, games
+    return settings, [r["result"] for r in records(directory)]
 
 
 async def test_a_held_lock_stops_no_key_and_everything_is_saved_once_it_is_free(
@@ -596,7 +580,7 @@ async def test_a_held_lock_stops_no_key_and_everything_is_saved_once_it_is_free(
     lock is still held; saving waits, says so once, and saves it all once it is free."""
     directory = tmp_path / "data"
     directory.mkdir()
-    app = make_app(Store(directory), ScriptedAI(8, 7, 6))
+    app = make_app(ScriptedAI(8, 7, 6), store=Store(directory))
     notes = Notes(app)
     with LockHolder(directory) as holder:
         async with app.run_test(size=SIZE) as pilot:
@@ -636,7 +620,7 @@ async def test_quitting_while_the_lock_is_held_says_what_was_not_saved(
     monkeypatch.setattr("ttt_tui.app.QUIT_SECONDS", 0.5)
     directory = tmp_path / "data"
     directory.mkdir()
-    app = make_app(Store(directory), ScriptedAI(8))
+    app = make_app(ScriptedAI(8), store=Store(directory))
     notes = Notes(app)
     with LockHolder(directory):
         async with app.run_test(size=SIZE) as pilot:

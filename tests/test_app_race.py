@@ -12,19 +12,15 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import pytest
 from textual.message import Message
 from textual.pilot import Pilot
 
-from tests.support import SIZE, StaleWatch, marks, settle, start
-from ttt_tui.app import TicTacToeApp
-from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty, Player, SearchCancelled
+from tests.support import SIZE, GatedAI, StaleWatch, make_app, marks, settle, start
+from ttt_tui.engine import Board, Difficulty, Player
 from ttt_tui.screens.game import GameScreen
-from ttt_tui.search.client import ThreadSearcher
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.status import StatusLine
 
@@ -36,77 +32,6 @@ CHANGES = ("new game", "difficulty", "mark")
 WAYS = ("forced", "held", "loose")
 PREFERENCE = (4, 0, 2, 6, 8, 1, 3, 5, 7)
 """The order in which the test chooser takes free squares."""
-
-
-@dataclass
-class Call:
-    """One call of the chooser: what it was asked and what became of it."""
-
-    board: Board
-    difficulty: Difficulty
-    gate: threading.Event = field(default_factory=threading.Event)
-    """Set to let this call return its move."""
-    saw_cancel: threading.Event = field(default_factory=threading.Event)
-    """Set when the call noticed it was cancelled and gave up."""
-    result: Cell | None = None
-    """The move it returned, if it returned one."""
-
-
-class HeldAI:
-    """A move chooser the test holds and releases call by call.
-
-    While `hold` is on, each call blocks until its gate opens, polling the
-    `cancelled` callback it is given as fourth positional argument.
-    """
-
-    def __init__(self) -> None:
-        self.calls: list[Call] = []
-        """Every call, oldest first."""
-        self._hold = True
-        self._lock = threading.Condition()
-
-    def __call__(
-        self,
-        board: Board,
-        difficulty: Difficulty,
-        rng: random.Random,
-        cancelled: CancelCheck | None,
-        /,
-    ) -> Cell:
-        call = Call(board, difficulty)
-        with self._lock:
-            if not self._hold:
-                call.gate.set()
-            self.calls.append(call)
-            self._lock.notify_all()
-        while not call.gate.wait(0.002):
-            if cancelled is not None and cancelled():
-                call.saw_cancel.set()
-                raise SearchCancelled
-        call.result = next(cell for cell in PREFERENCE if board[cell] is None)
-        return call.result
-
-    def hold(self) -> None:
-        """Make calls from now on wait for their gate."""
-        with self._lock:
-            self._hold = True
-
-    def release_all(self) -> None:
-        """Let every call, waiting or still to come, return at once."""
-        with self._lock:
-            self._hold = False
-            for call in self.calls:
-                call.gate.set()
-
-    async def next_call(self, count: int) -> Call:
-        """Wait until there have been `count` calls; the latest one."""
-
-        def arrived() -> bool:
-            with self._lock:
-                return self._lock.wait_for(lambda: len(self.calls) >= count, timeout=10)
-
-        assert await asyncio.to_thread(arrived), f"no call number {count}"
-        return self.calls[count - 1]
 
 
 class PostWatch:
@@ -140,17 +65,11 @@ class PostWatch:
         raise AssertionError("no AI move was posted")
 
 
-def make_app(ai: HeldAI) -> TicTacToeApp:
-    return TicTacToeApp(
-        difficulty=Difficulty.MEDIUM, ai_delay=0, seed=11, searcher=ThreadSearcher(ai)
-    )
-
-
-def assert_consistent(screen: GameScreen, ai: HeldAI) -> None:
+def assert_consistent(screen: GameScreen, ai: GatedAI) -> None:
     """Every computer move in the game was computed for exactly the position it landed on."""
     game = screen.session.game
     board = Board.empty()
-    answered = {(str(call.board), call.result) for call in ai.calls if call.result is not None}
+    answered = {(str(call.board), call.result) for call in ai.asked if call.result is not None}
     for cell in game.moves:
         if not game.is_human(board.to_move):
             assert (str(board), cell) in answered, (
@@ -165,8 +84,8 @@ def assert_consistent(screen: GameScreen, ai: HeldAI) -> None:
 
 
 async def test_new_game_cancels_the_search_in_flight() -> None:
-    ai = HeldAI()
-    app = make_app(ai)
+    ai = GatedAI(*PREFERENCE)
+    app = make_app(ai, seed=11)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await pilot.press("1")
@@ -199,8 +118,8 @@ async def test_new_game_cancels_the_search_in_flight() -> None:
 async def test_a_move_already_posted_for_an_abandoned_turn_is_dropped(
     change: str, board_after: str, human_after: Player
 ) -> None:
-    ai = HeldAI()
-    app = make_app(ai)
+    ai = GatedAI(*PREFERENCE)
+    app = make_app(ai, seed=11)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         watch = PostWatch(screen)
@@ -232,7 +151,7 @@ async def test_a_move_already_posted_for_an_abandoned_turn_is_dropped(
         assert dropped.count == 1
         assert_consistent(screen, ai)
         if change == "difficulty":
-            assert [c.difficulty for c in ai.calls] == [Difficulty.MEDIUM, Difficulty.HARD]
+            assert ai.difficulties == [Difficulty.MEDIUM, Difficulty.HARD]
             assert screen.session.game.moves == [0, 4]
 
 
@@ -247,8 +166,8 @@ async def test_no_move_from_an_old_game_ever_lands() -> None:
       allowed except a move landing in the wrong game.
     """
     rng = random.Random(2024)
-    ai = HeldAI()
-    app = make_app(ai)
+    ai = GatedAI(*PREFERENCE)
+    app = make_app(ai, seed=11)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         watch = PostWatch(screen)

@@ -7,19 +7,10 @@ import asyncio
 
 import pytest
 
-from tests.support import SIZE, StaleWatch, settle, start
-from tests.test_app_race import HeldAI, PostWatch
-from ttt_tui.app import TicTacToeApp
+from tests.support import SIZE, GatedAI, StaleWatch, make_app, settle, start
+from tests.test_app_race import PREFERENCE, PostWatch
 from ttt_tui.engine import Board, Difficulty
 from ttt_tui.play.settings import BoardSize
-from ttt_tui.search.client import ThreadSearcher
-
-
-def make_app(ai: HeldAI, board: BoardSize) -> TicTacToeApp:
-    searcher = ThreadSearcher(ai)
-    return TicTacToeApp(
-        difficulty=Difficulty.HARD, board=board, ai_delay=0, seed=5, searcher=searcher
-    )
 
 
 @pytest.mark.parametrize(
@@ -30,8 +21,8 @@ def make_app(ai: HeldAI, board: BoardSize) -> TicTacToeApp:
 async def test_a_change_during_a_5x5_search_stops_it_and_the_game_goes_on(
     change: str, board_after: Board
 ) -> None:
-    ai = HeldAI()
-    app = make_app(ai, BoardSize.FIVE)
+    ai = GatedAI(*PREFERENCE)
+    app = make_app(ai, difficulty=Difficulty.HARD, board=BoardSize.FIVE, seed=5)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await pilot.press("1", "3")  # square 13, c3
@@ -57,12 +48,12 @@ async def test_a_change_during_a_5x5_search_stops_it_and_the_game_goes_on(
         assert (board.n, len(screen.session.game.moves)) == (board_after.n, 2)
         assert board[5] is not None
         assert call.result is None  # the old search gave up and returned nothing
-        assert all(c.board.n == board_after.n for c in ai.calls[1:])
+        assert all(c.board.n == board_after.n for c in ai.asked[1:])
 
 
 async def test_a_4x4_move_already_posted_when_the_person_undoes_is_dropped() -> None:
-    ai = HeldAI()
-    app = make_app(ai, BoardSize.FOUR)
+    ai = GatedAI(*PREFERENCE)
+    app = make_app(ai, difficulty=Difficulty.HARD, board=BoardSize.FOUR, seed=5)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         watch = PostWatch(screen)

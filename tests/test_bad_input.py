@@ -26,18 +26,16 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from tests.support import SIZE, Notes, Notice, resize, settle, shown_marks, start
-from ttt_tui.app import TicTacToeApp
+from tests.support import SIZE, Notes, Notice, make_app, resize, settle, shown_marks, start
+from tests.support.terminal import ROOT, game_env, ttt
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Mode, Settings
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.stats import StatsScreen
-from ttt_tui.search.client import ThreadSearcher
 from ttt_tui.storage import GameRecord, Store, settings_json
 from ttt_tui.widgets.board import BoardView
 
-ROOT = Path(__file__).resolve().parents[1]
 DEADLINE = 20.0
 """Seconds any one process may take before the test fails instead of hanging."""
 NO_TERMINAL = (
@@ -55,29 +53,6 @@ CORRUPT_NAME = r"\.corrupt-\d{8}T\d{6}Z(-\d+)?"
 
 
 # Command line helpers ----------------------------------------------------------------------
-
-
-def cli_env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    """The caller's environment with a fresh data directory and a capable terminal type."""
-    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    env.update(TTT_TUI_DATA_DIR=str(tmp_path / "data"), TERM="xterm-256color")
-    env.update(extra)
-    return env
-
-
-def ttt(
-    tmp_path: Path, *args: str, stdin: bytes | None = None
-) -> subprocess.CompletedProcess[bytes]:
-    """``python -m ttt_tui ARGS`` with no terminal; stdin is /dev/null unless given."""
-    return subprocess.run(
-        [sys.executable, "-m", "ttt_tui", *args],
-        input=stdin,
-        stdin=subprocess.DEVNULL if stdin is None else None,
-        capture_output=True,
-        cwd=ROOT,
-        env=cli_env(tmp_path),
-        timeout=DEADLINE,
-    )
 
 
 def drain(fd: int) -> bytes:
@@ -122,10 +97,10 @@ USAGE_ERRORS = {
 @pytest.mark.parametrize(("args", "error"), USAGE_ERRORS.values(), ids=USAGE_ERRORS.keys())
 def test_bad_option_is_a_usage_error(tmp_path: Path, args: list[str], error: str) -> None:
     """A usage line and one ``ttt-tui: error:`` line; status 2; nothing starts, nothing is saved."""
-    result = ttt(tmp_path, *args)
-    stderr = result.stderr.decode()
+    result = ttt(*args, data=tmp_path / "data")
+    stderr = result.stderr
     assert result.returncode == 2
-    assert result.stdout == b""
+    assert result.stdout == ""
     assert stderr.startswith("usage: ttt-tui ")
     assert stderr.splitlines()[-1] == f"ttt-tui: error: {error}"
     assert "Traceback" not in stderr
@@ -159,10 +134,10 @@ def test_bad_position_is_named_and_the_others_still_analysed(
     tmp_path: Path, position: str, error: str
 ) -> None:
     """One stderr line names the position and the problem; good ones around it still print."""
-    result = ttt(tmp_path, "analyze", "X........", position, "XX.OO....")
+    result = ttt("analyze", "X........", position, "XX.OO....", data=tmp_path / "data")
     assert result.returncode == 2
-    assert result.stderr.decode().splitlines() == [f"ttt-tui analyze: {position!r}: {error}"]
-    out = result.stdout.decode()
+    assert result.stderr.splitlines() == [f"ttt-tui analyze: {position!r}: {error}"]
+    out = result.stdout
     assert "position X........\n" in out
     assert "position XX.OO....\n" in out
     assert "X to move: win in 1 with best play" in out
@@ -171,10 +146,10 @@ def test_bad_position_is_named_and_the_others_still_analysed(
 def test_bad_positions_in_json_are_error_objects(tmp_path: Path) -> None:
     """With --json each problem is an object on stdout in its place; the status is still 2."""
     positions = [position for position, _ in BAD_POSITIONS.values()]
-    result = ttt(tmp_path, "analyze", "--json", *positions, "X........")
+    result = ttt("analyze", "--json", *positions, "X........", data=tmp_path / "data")
     assert result.returncode == 2
-    assert result.stderr == b""
-    *bad, good = (json.loads(line) for line in result.stdout.decode().splitlines())
+    assert result.stderr == ""
+    *bad, good = (json.loads(line) for line in result.stdout.splitlines())
     assert bad == [{"position": p, "error": e} for p, e in BAD_POSITIONS.values()]
     assert good["position"] == "X........"
     assert good["best"] == [4]
@@ -182,9 +157,14 @@ def test_bad_positions_in_json_are_error_objects(tmp_path: Path) -> None:
 
 def test_stdin_undecodable(tmp_path: Path) -> None:
     """Bytes that are not UTF-8 become one named bad position; the lines around it are analysed."""
-    result = ttt(tmp_path, "analyze", "-", stdin=b"X........\n\xff\xfe.......\n\x80\n..X......\n")
+    result = ttt(
+        "analyze",
+        "-",
+        data=tmp_path / "data",
+        stdin=b"X........\n\xff\xfe.......\n\x80\n..X......\n",
+    )
     assert result.returncode == 2
-    stderr = result.stderr.decode()
+    stderr = result.stderr
     assert "Traceback" not in stderr
     assert "UnicodeDecodeError" not in stderr
     assert stderr.splitlines() == [
@@ -192,7 +172,7 @@ def test_stdin_undecodable(tmp_path: Path) -> None:
         " expected X, O, '.', '-' or '_'",
         "ttt-tui analyze: '\ufffd': expected 9, 16 or 25 cells, got 1",
     ]
-    out = result.stdout.decode()
+    out = result.stdout
     assert "position X........\n" in out
     assert "position ..X......\n" in out
 
@@ -209,7 +189,7 @@ def test_broken_pipe(tmp_path: Path) -> None:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=ROOT,
-            env=cli_env(tmp_path),
+            env=game_env(tmp_path / "data"),
         )
         assert proc.stdout is not None and proc.stderr is not None
         try:
@@ -256,7 +236,7 @@ def test_no_usable_terminal(
             stdout=slave if stdout_tty else subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=ROOT,
-            env=cli_env(tmp_path, TERM=term),
+            env=game_env(tmp_path / "data", TERM=term),
         )
         try:
             stdout, stderr = proc.communicate(timeout=DEADLINE)
@@ -280,11 +260,6 @@ def test_no_usable_terminal(
 def saving_notices(seen: list[Notice]) -> list[str]:
     """The notifications about storage, which the app titles "Saving"."""
     return [notice.message for notice in seen if notice.title == "Saving"]
-
-
-def make_app(store: Store) -> TicTacToeApp:
-    """The real app and engine, no thinking delay, a fixed seed."""
-    return TicTacToeApp(store=store, ai_delay=0, seed=1, searcher=ThreadSearcher())
 
 
 async def play_a_game(pilot: Pilot[None], screen: GameScreen) -> None:
@@ -348,7 +323,7 @@ def stats_counted(directory: Path) -> int:
 async def test_data_dir_missing(tmp_path: Path) -> None:
     """Created, parents and all, without a word; the game is saved into it."""
     data = tmp_path / "not" / "there" / "yet"
-    app = make_app(Store(data))
+    app = make_app(store=Store(data), seed=1)
     seen = Notes(app).notices
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
@@ -364,7 +339,7 @@ async def test_data_dir_is_a_file(tmp_path: Path) -> None:
     """One notification at start that saving is off; games play and count; the file is kept."""
     occupied = tmp_path / "data"
     occupied.write_bytes(b"my notes, not a directory\n")
-    app = make_app(Store(occupied))
+    app = make_app(store=Store(occupied), seed=1)
     seen = Notes(app).notices
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
@@ -420,7 +395,7 @@ async def test_data_dir_cannot_be_written(
     data = tmp_path / "data"
     before = seed_files(data)
     refuse_writes_in(data, monkeypatch, error)
-    app = make_app(Store(data))
+    app = make_app(store=Store(data), seed=1)
     seen = Notes(app).notices
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
@@ -583,7 +558,7 @@ async def test_damaged_data_file(tmp_path: Path, damage: Damage) -> None:
     (data / damage.name).write_bytes(damage.content)
     future = damage.fate == "left alone"
 
-    app = make_app(Store(data))
+    app = make_app(store=Store(data), seed=1)
     seen = Notes(app).notices
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
@@ -669,7 +644,7 @@ async def test_settings_with_a_bad_field(tmp_path: Path, content: bytes, problem
     (data / "settings.json").write_bytes(content)
     field = problem.partition(":")[0]
 
-    app = make_app(Store(data))
+    app = make_app(store=Store(data), seed=1)
     seen = Notes(app).notices
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
@@ -700,7 +675,7 @@ async def test_stats_damaged_seen_first_on_the_stats_screen(tmp_path: Path) -> N
     data = tmp_path / "data"
     seed_files(data)
     (data / "stats.json").write_bytes(b"")
-    app = make_app(Store(data))
+    app = make_app(store=Store(data), seed=1)
     seen = Notes(app).notices
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await start(pilot)
@@ -720,7 +695,7 @@ async def test_markup_in_data_dir_path(tmp_path: Path) -> None:
     data = tmp_path / "[old]" / "data"
     data.parent.mkdir()
     data.write_bytes(b"")  # a file where the directory should be: saving is off
-    app = make_app(Store(data))
+    app = make_app(store=Store(data), seed=1)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
         toasts = [str(toast.render()) for toast in screen.query("Toast")]
@@ -746,7 +721,7 @@ def hues(svg: str) -> set[str]:
 
 async def screenshot(play: bool) -> tuple[str, dict[Player, str]]:
     """The screen, after a whole game if ``play``, and how an X cell and an O cell are drawn."""
-    app = make_app(Store(enabled=False))
+    app = make_app(store=Store(enabled=False), seed=1)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
         if play:
@@ -779,7 +754,7 @@ async def test_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def test_terminal_too_small(tmp_path: Path) -> None:
     """The minimum is named instead of a broken layout; keys do no harm; enlarging resumes."""
-    app = make_app(Store(tmp_path / "data"))
+    app = make_app(store=Store(tmp_path / "data"), seed=1)
     width, height = MIN_WIDTH - 16, MIN_HEIGHT - 6
     async with app.run_test(size=(width, height), notifications=True) as pilot:
         screen = await start(pilot)

@@ -3,30 +3,16 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.terminal import ttt
 from ttt_tui import __version__
 
-ROOT = Path(__file__).resolve().parents[1]
 IN_PROGRESS_KEYS = {"position", "n", "k", "to_move", "status", "value", "plies", "moves", "best"}
 FINISHED_KEYS = {"position", "n", "k", "to_move", "status"}
-
-
-def ttt(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    """Run ``python -m ttt_tui`` with arguments, never starting the app."""
-    return subprocess.run(
-        [sys.executable, "-m", "ttt_tui", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
 
 
 def json_lines(text: str) -> list[dict[str, Any]]:

@@ -8,16 +8,9 @@ directory is no use, and what is said when no report can be written at all.
 
 from __future__ import annotations
 
-import fcntl
-import os
 import re
-import select
-import struct
-import subprocess
 import sys
 import tempfile
-import termios
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,13 +18,13 @@ from typing import Any
 import pytest
 
 from tests.support import SIZE, make_app
+from tests.support.terminal import Terminal, game_env, visible
 from ttt_tui.__main__ import build_parser
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.commands.play import main as play
 from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty
 from ttt_tui.storage import Store, crash
 
-ROOT = Path(__file__).resolve().parents[1]
 DEADLINE = 20.0
 """Seconds a session may take before the test fails instead of hanging."""
 FAILURE = "forced failure"
@@ -60,8 +53,6 @@ sys.exit(main(sys.argv[1:]))
 """
 """`ttt-tui ARGS`, through the real `main()`, with a computer whose first move raises."""
 
-ESCAPES = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
-"""CSI, OSC and two-byte escape sequences: what a terminal acts on rather than shows."""
 
 MODES = {
     "alternate screen": (b"\x1b[?1049h", b"\x1b[?1049l"),
@@ -83,11 +74,6 @@ def fail(board: Board, difficulty: Difficulty, rng: Any, cancelled: CancelCheck 
     raise RuntimeError(FAILURE)
 
 
-def visible(output: bytes) -> str:
-    """What a terminal shows of ``output``: the text without its escape sequences."""
-    return ESCAPES.sub(b"", output).decode("utf-8", errors="replace")
-
-
 # In a real terminal ------------------------------------------------------------------------
 
 
@@ -106,43 +92,17 @@ class Session:
 
 
 def play_until_crash(env: dict[str, str], *args: str, columns: int) -> Session:
-    """Start the game in a pty, press 5 once it asks for a move, and read until it exits."""
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, columns, 0, 0))
-    modes_before = termios.tcgetattr(slave)
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, *args],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-    )
-    output = b""
-    pressed = False
-    deadline = time.monotonic() + DEADLINE
-    try:
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                pytest.fail(f"still running after {DEADLINE}s: {visible(output)[-400:]!r}")
-            ready = select.select([master], [], [], min(remaining, 0.05))[0]
-            if ready:
-                output += os.read(master, 65536)
-            if not pressed and "Your move" in visible(output):
-                os.write(master, b"5")
-                pressed = True
-            if not ready and proc.poll() is not None:
-                break
-        modes_after = termios.tcgetattr(slave)
-    finally:
-        proc.kill()
-        proc.wait()
-        os.close(master)
-        os.close(slave)
-    assert pressed, f"the game never asked for a move: {visible(output)[-400:]!r}"
-    return Session(proc.returncode, output, modes_before, modes_after)
+    """Start the game in a pty, press 5 once it asks for a move, and wait until it exits."""
+    command = [sys.executable, "-c", CHILD, *args]
+    with Terminal(command, env, (columns, 30), keep=None) as terminal:
+        asked = terminal.wait_for(lambda lines: "Your move" in "\n".join(lines), DEADLINE)
+        assert asked, f"the game never asked for a move: {terminal.text()!r}"
+        terminal.write(b"5")
+        status = terminal.wait_exit(DEADLINE)
+        if status is None:
+            pytest.fail(f"still running after {DEADLINE}s: {terminal.text()!r}")
+        terminal.reader.join(2)
+        return Session(status, terminal.output(), terminal.modes_before, terminal.modes())
 
 
 def only_report(directory: Path) -> Path:
@@ -190,8 +150,7 @@ def test_crash_in_a_real_terminal(
     temp.mkdir()
     if occupied:
         data.write_bytes(b"not a directory")
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TEXTUAL")}
-    env.update(TERM="xterm-256color", TTT_TUI_DATA_DIR=str(data), TMPDIR=str(temp))
+    env = game_env(data, TMPDIR=str(temp))
     session = play_until_crash(env, "--seed", "7", "--ai-delay", "0", *args, columns=200)
 
     assert session.status == 1
@@ -221,8 +180,7 @@ def test_crash_message_keeps_the_report_path_in_one_piece(tmp_path: Path) -> Non
     """In a narrow terminal the path is still written unbroken; the terminal may wrap it."""
     data, temp = tmp_path / "data", tmp_path / "tmp"
     temp.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TEXTUAL")}
-    env.update(TERM="xterm-256color", TTT_TUI_DATA_DIR=str(data), TMPDIR=str(temp))
+    env = game_env(data, TMPDIR=str(temp))
     session = play_until_crash(env, "--seed", "7", "--ai-delay", "0", columns=60)
     assert session.status == 1
     report = only_report(data)

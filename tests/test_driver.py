@@ -14,8 +14,8 @@ import pytest
 from textual import events
 from textual.drivers.linux_driver import LinuxDriver
 
-from tests.support import make_app
-from tests.test_exits import game_in_a_terminal, records, wait_until
+from tests.support import make_app, records
+from tests.support.terminal import game_in_a_terminal, wait_until
 from ttt_tui.compat.driver import SideButtonDriver, SideButtonParser
 
 

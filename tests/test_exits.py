@@ -7,34 +7,22 @@ real program in a pseudo-terminal.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sys
-import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual import messages
 
-from tests.serving import child_pids, running
-from tests.support import SIZE, ScriptedAI, settle, start
+from tests.support import SIZE, ScriptedAI, make_app, records, settle, start
 from tests.support import play as play_keys
-from tests.test_terminal_fuzz import Terminal
-from ttt_tui.app import TicTacToeApp
-from ttt_tui.search.client import ThreadSearcher
-from ttt_tui.storage import GAMES_FILE, Store
+from tests.support.terminal import child_pids, game_in_a_terminal, running, wait_until
+from ttt_tui.storage import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 DEADLINE = 20.0
 """Seconds the real program may take to start, or to end once told, before the test fails."""
-
-
-def records(directory: Path) -> list[dict[str, Any]]:
-    """The game records on disk."""
-    path = directory / GAMES_FILE
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
 WAYS = ("q", "ctrl+q", "palette", "tab closed", "q, then the tab closed")
@@ -42,9 +30,7 @@ WAYS = ("q", "ctrl+q", "palette", "tab closed", "q, then the tab closed")
 
 @pytest.mark.parametrize("way", WAYS)
 async def test_every_way_out_records_the_unfinished_game_once(tmp_path: Path, way: str) -> None:
-    app = TicTacToeApp(
-        store=Store(tmp_path), ai_delay=0, seed=7, searcher=ThreadSearcher(ScriptedAI(4))
-    )
+    app = make_app(ScriptedAI(4), store=Store(tmp_path))
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
         await play_keys(pilot, "1")  # X in a1, the computer's O in b2
@@ -66,9 +52,7 @@ async def test_every_way_out_records_the_unfinished_game_once(tmp_path: Path, wa
 
 
 async def test_a_finished_game_is_not_recorded_again_on_the_way_out(tmp_path: Path) -> None:
-    app = TicTacToeApp(
-        store=Store(tmp_path), ai_delay=0, seed=7, searcher=ThreadSearcher(ScriptedAI(8, 7))
-    )
+    app = make_app(ScriptedAI(8, 7), store=Store(tmp_path))
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
         await play_keys(pilot, "1", "2", "3")  # X wins along the top row
@@ -78,23 +62,6 @@ async def test_a_finished_game_is_not_recorded_again_on_the_way_out(tmp_path: Pa
 
 
 # Signals, to the real program in a pseudo-terminal -------------------------------------------
-
-
-def game_in_a_terminal(data: Path, *args: str) -> Terminal:
-    """`python -m ttt_tui` from this tree, in a pseudo-terminal, once its game is drawn."""
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
-    env.update(TERM="xterm-256color", TTT_TUI_DATA_DIR=str(data), PYTHONPATH=str(ROOT))
-    command = [sys.executable, "-m", "ttt_tui", "--ai-delay", "0", "--seed", "7", *args]
-    terminal = Terminal(command, env, SIZE, cwd=ROOT)
-    assert terminal.wait_for_view(DEADLINE) is not None, "\n".join(terminal.lines())
-    return terminal
-
-
-def wait_until(condition: Any, what: str) -> None:
-    deadline = time.monotonic() + DEADLINE
-    while not condition():
-        assert time.monotonic() < deadline, f"gave up waiting for {what}"
-        time.sleep(0.05)
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads processes from /proc")

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli import IN_PROGRESS_KEYS, json_lines, ttt
+from tests.support.terminal import ttt
+from tests.test_cli import IN_PROGRESS_KEYS, json_lines
 from ttt_tui.commands.analyze import run_analyze
 from ttt_tui.engine import Board, analyze, minimax
 from ttt_tui.engine.minimax import Search, run_count

@@ -30,7 +30,6 @@ from tests.support import (
     until,
 )
 from tests.test_explain_minimax import long_only
-from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import (
     Analysis,
     Board,
@@ -51,7 +50,7 @@ from ttt_tui.engine.minimax import (
 from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.help import HelpScreen
-from ttt_tui.search.client import SearchProcess, ThreadSearcher
+from ttt_tui.search.client import ThreadSearcher
 from ttt_tui.teach.explorer import Tab
 from ttt_tui.widgets.board import BoardView
 
@@ -277,8 +276,7 @@ class GatedCounter:
 
 async def test_the_search_tab_counts_in_the_background_and_x_stops_it() -> None:
     counter = GatedCounter()
-    searcher = ThreadSearcher(ScriptedAI(0), analyze, counter)
-    app = TicTacToeApp(ai_delay=0, seed=7, searcher=searcher)
+    app = make_app(searcher=ThreadSearcher(ScriptedAI(0), analyze, counter))
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
         await play(pilot, "5", "3")
@@ -422,7 +420,7 @@ async def test_the_interface_answers_keys_while_the_search_process_counts() -> N
     On a busy machine the search process can run a whole count while the app waits
     for a core, and the count is only ever seen finished; the next move in the tree
     starts a count of its own, so the test moves on and watches that one."""
-    app = TicTacToeApp(ai_delay=0, seed=7, searcher=SearchProcess())
+    app = make_app(search_process=True)
     async with app.run_test(size=SIZE) as pilot:
         game = await start(pilot)
         await pilot.app.push_screen(ExplorerScreen(Board.parse("X...O......X...."), game.searcher))

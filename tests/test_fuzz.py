@@ -56,9 +56,9 @@ from tests.support import (
     StaleWatch,
     app_exception,
     look_for_idle_every,
+    make_app,
     resize_pending,
 )
-from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import (
     Board,
     CancelCheck,
@@ -76,7 +76,7 @@ from ttt_tui.play.results import OUTCOME_LABELS, Result, outcomes_for
 from ttt_tui.play.session import AnalysisRequest, MoveRequest, Session, status_text
 from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.screens.game import MIN_SIZES, GameScreen, is_too_small
-from ttt_tui.search.client import Analyzer, ThreadSearcher
+from ttt_tui.search.client import Analyzer
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
@@ -599,12 +599,8 @@ class Fuzzer:
             coach=settings_rng.random() < 0.5,
         )
         self.store = Store(enabled=False)
-        self.app = TicTacToeApp(
-            settings=self.settings,
-            store=self.store,
-            ai_delay=0,
-            seed=seed,
-            searcher=ThreadSearcher(self.chooser, self.monitor.analyzer),
+        self.app = make_app(
+            self.chooser, self.settings, self.monitor.analyzer, seed=seed, store=self.store
         )
         screen = self.app.get_default_screen()
         assert isinstance(screen, GameScreen)

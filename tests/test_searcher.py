@@ -11,8 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.support import SIZE, Notes, looks
-from ttt_tui.app import TicTacToeApp
+from tests.support import SIZE, Notes, looks, make_app
 from ttt_tui.engine import Board, Difficulty, Progress, analyze, choose_move
 from ttt_tui.play.session import Work
 from ttt_tui.play.settings import BoardSize, Mode, Settings
@@ -150,7 +149,7 @@ async def test_the_app_goes_on_when_its_search_process_is_killed_mid_search() ->
     """Killed while the coach works on a long 5x5 position: a new process takes over and
     goes on with it, the person is told once, and play goes on."""
     settings = Settings(mode=Mode.TWO_PLAYERS, board=BoardSize.FIVE, coach=True)
-    app = TicTacToeApp(settings=settings, ai_delay=0, seed=1)  # its own search process
+    app = make_app(settings=settings, seed=1, search_process=True)
     notes = Notes(app)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()

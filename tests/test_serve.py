@@ -1,7 +1,7 @@
 """`ttt-tui serve`: the protocol a browser tab speaks, the limit on games, and the CLI.
 
 The real server runs in a subprocess on 127.0.0.1 (a free port) with its own
-data directory; `tests.serving.Tab` loads the page and speaks its websocket
+data directory; `tests.support.serving.Tab` loads the page and speaks its websocket
 protocol, and reads the game's screen through a terminal emulator.
 """
 
@@ -21,16 +21,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.serving import (
-    ROOT,
-    Tab,
-    child_pids,
-    first_frame,
-    running,
-    served,
-    square_name,
-    wait_for,
-)
+from tests.support.serving import Tab, first_frame, served, square_name
+from tests.support.terminal import ROOT, child_pids, running, wait_until
 from ttt_tui.__main__ import build_parser, game_argv, main
 from ttt_tui.commands.play import WEB_DRIVER
 from ttt_tui.commands.serve import full_text, is_loopback, tab_command
@@ -70,7 +62,7 @@ def test_a_tab_plays_and_its_game_ends_when_it_closes_and_the_limit_holds(
             assert server_games() == {game}  # the refused tab started nothing
 
             await tab.close()
-            await asyncio.to_thread(wait_for, lambda: not server_games(), "the game to end")
+            await asyncio.to_thread(wait_until, lambda: not server_games(), "the game to end")
             async with http.get(url + "/") as response:
                 assert response.status == 200
 
@@ -104,7 +96,7 @@ def test_the_games_of_a_server_killed_outright_end_with_it(tmp_path: Path) -> No
     try:
         with served(tmp_path / "data", tmp_path / "serve.log", "--ai-delay", "0") as server:
             asyncio.run(scenario(server.url, server.process))
-        wait_for(lambda: not any(map(running, games)), "the game and its search to end")
+        wait_until(lambda: not any(map(running, games)), "the game and its search to end")
     finally:
         for pid in filter(running, games):
             os.kill(pid, signal.SIGKILL)

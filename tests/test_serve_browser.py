@@ -8,7 +8,7 @@ in the rendered terminal, and at the end checks the game record on disk: the
 squares clicked are the moves X made.
 
 Slow (a browser and a game process), so it runs when ``TTT_BROWSER_TEST=1``,
-as `.ci/run` sets. It is skipped if no Chromium is found (`tests.browser`),
+as `.ci/run` sets. It is skipped if no Chromium is found (`tests.support.browser`),
 except under ``CI``, where that is a failure: CI installs Debian's ``chromium``.
 It also saves the README's screenshot of the game in the browser:
 ``TTT_BROWSER_SCREENSHOT=screenshots/browser.png`` says where.
@@ -28,8 +28,9 @@ from typing import Any
 
 import pytest
 
-from tests.browser import CHROMIUM_ENV, Page, chromium, find_chromium
-from tests.serving import DEADLINE, Terminal, first_frame, served, square_name
+from tests.support.browser import CHROMIUM_ENV, Page, chromium, find_chromium
+from tests.support.serving import Terminal, first_frame, served, square_name
+from tests.support.terminal import DEADLINE
 from ttt_tui.storage import Store
 
 pytestmark = [

@@ -1,6 +1,6 @@
 """A small load test of `ttt-tui serve` on loopback: 20 tabs at once, each playing a game.
 
-Twenty protocol-level clients (`tests.serving.Tab`) open the page together,
+Twenty protocol-level clients (`tests.support.serving.Tab`) open the page together,
 wait until all twenty games have drawn their first frame, then each plays one
 whole game against Hard by keys. Every game record must reach ``games.jsonl``
 and every result the stats, and every game process must end with its tab.
@@ -29,7 +29,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.serving import DEADLINE, Server, Tab, first_frame, served, square_name, wait_for
+from tests.support.serving import Server, Tab, first_frame, served, square_name
+from tests.support.terminal import DEADLINE, wait_until
 from ttt_tui.storage import Store
 
 pytestmark = [
@@ -143,7 +144,7 @@ def test_twenty_tabs_at_once_each_play_a_game_and_every_record_is_kept(tmp_path:
         started = time.monotonic()
         figures = asyncio.run(load(server))
         elapsed = time.monotonic() - started
-        wait_for(lambda: not server.game_pids(), "every game to end with its tab")
+        wait_until(lambda: not server.game_pids(), "every game to end with its tab")
         server_rss, _ = memory_kib(server.process.pid)
         log = server.log.read_text()
     assert "Traceback" not in log, log

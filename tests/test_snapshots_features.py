@@ -15,13 +15,10 @@ from collections.abc import Callable
 from textual.pilot import Pilot
 
 from tests.support import SIZE, GatedAI, ScriptedAI, make_app, playing_quietly, settle
-from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import Difficulty
 from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.stats import StatsScreen
-from ttt_tui.search.client import ThreadSearcher
-from ttt_tui.storage import Store
 
 SnapCompare = Callable[..., bool]
 
@@ -60,7 +57,7 @@ def test_stats_screen_with_counts(snap_compare: SnapCompare) -> None:
         pilot.app.clear_notifications()
         await pilot.pause()
 
-    app = TicTacToeApp(store=Store(enabled=False), ai_delay=0, seed=7, searcher=ThreadSearcher(ai))
+    app = make_app(ai)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
@@ -73,7 +70,7 @@ def test_ai_vs_ai_paused_mid_game(snap_compare: SnapCompare) -> None:
 
     async def run_before(pilot: Pilot[None]) -> None:
         await pilot.pause()
-        ai.permits.release(4)
+        ai.allow(4)
         # The fifth call has begun only once the fourth move has landed.
         assert await asyncio.to_thread(ai.wait_calls, 5)
         await pilot.press("p")

@@ -40,28 +40,27 @@ seed; the figures are also junit properties (``--junitxml``) and `FIGURES`.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
 import os
 import random
 import re
-import select
 import signal
-import struct
-import subprocess
 import sys
-import termios
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import pyte
 import pytest
 
+from tests.support.terminal import (
+    Terminal,
+    TerminalFailed,
+    game_env,
+    installed_command,
+    visible,
+)
 from ttt_tui.play.settings import BoardSize
 from ttt_tui.screens.game import MIN_SIZES
 
@@ -99,12 +98,6 @@ DRAW_TIMEOUT = 10.0
 """Seconds the app may take to show a recognisable screen after a batch."""
 EXIT_TIMEOUT = 8.0
 """Seconds ``q`` may take to end the app before the escapes and ``q`` are sent again."""
-WRITE_TIMEOUT = 10.0
-"""Seconds the app may leave its input unread before the fuzz gives up on it."""
-QUIET = 0.05
-"""Seconds without output after which the screen counts as drawn."""
-BUSY = 0.5
-"""Seconds after which a recognisable screen counts as drawn though output goes on."""
 MAX_FAILURES = 10
 """Failed lives per seed before the seed stops."""
 FULL_REPORTS = 3
@@ -133,11 +126,8 @@ NARROW = 20
 """Columns under which no dialog shows a whole edge (the narrowest is 52 wide)."""
 SHORT = 10
 """Rows under which no dialog shows both its top and bottom edges."""
-ALT_SCREEN_OFF = b"\x1b[?1049l"
 MOUSE_REPORT = re.compile(rb"\x1b\[<(\d+);\d+;\d+([Mm])")
 """An SGR mouse report: its button code, and M for a press or motion, m for a release."""
-ESCAPES = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
-"""CSI, OSC and two-byte escape sequences: what a terminal acts on rather than shows."""
 
 
 # What a terminal sends -------------------------------------------------------
@@ -515,34 +505,8 @@ def draw_plan(seed: int, events: int) -> Plan:
 # The terminal ----------------------------------------------------------------
 
 
-class LifeFailed(AssertionError):
+class LifeFailed(TerminalFailed):
     """The app crashed, hung, stopped drawing, or left bad data; the message says how."""
-
-
-def installed_command() -> list[str]:
-    """The installed `ttt-tui`, next to this interpreter."""
-    script = Path(sys.executable).parent / "ttt-tui"
-    assert script.exists(), f"{script} is missing: pip install -e '.[test]' installs it"
-    return [str(script)]
-
-
-def set_window_size(fd: int, size: tuple[int, int]) -> None:
-    columns, rows = size
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-
-
-def shown_lines(screen: pyte.Screen) -> list[str]:
-    """The emulated screen's lines. pyte's own ``display`` fails (IndexError) on the
-    second half of a wide character whose first half a resize cut off."""
-    return [
-        "".join(screen.buffer[y][x].data for x in range(screen.columns))
-        for y in range(screen.lines)
-    ]
-
-
-def visible(output: bytes) -> str:
-    """What a terminal shows of ``output``: the text without its escape sequences."""
-    return ESCAPES.sub(b"", output).decode("utf-8", errors="replace")
 
 
 def too_small_lines(size: tuple[int, int]) -> tuple[str, ...]:
@@ -556,6 +520,13 @@ def too_small_lines(size: tuple[int, int]) -> tuple[str, ...]:
         ),
         "Enlarge the window to play; q quits.",
     )
+
+
+def wait_for_view(terminal: Terminal, timeout: float) -> str | None:
+    """Wait until a recognisable screen shows and output pauses (or has gone on for a
+    while: a spinner never pauses); which screen, or None."""
+    view = terminal.wait_for(lambda lines: recognise(lines, terminal.size), timeout)
+    return view if isinstance(view, str) else None
 
 
 def recognise(lines: Sequence[str], size: tuple[int, int]) -> str | None:
@@ -601,163 +572,6 @@ def recognise(lines: Sequence[str], size: tuple[int, int]) -> str | None:
         if height < SHORT and any(len(row) >= width // 2 for row in DIALOG_ROW.findall(line)):
             return "a dialog's middle"
     return None
-
-
-class Terminal:
-    """A command in a pseudo-terminal, with an emulator keeping its screen."""
-
-    def __init__(
-        self,
-        command: list[str],
-        env: dict[str, str],
-        size: tuple[int, int],
-        cwd: Path | None = None,
-    ) -> None:
-        self.size = size
-        self.master, slave = os.openpty()
-        set_window_size(slave, size)
-        try:
-            self.proc = subprocess.Popen(
-                command,
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                env=env,
-                cwd=cwd,
-                start_new_session=True,
-            )
-        finally:
-            os.close(slave)
-        os.set_blocking(self.master, False)
-        self.lock = threading.Lock()
-        self.screen = pyte.Screen(*size)
-        self.stream = pyte.ByteStream(self.screen)
-        self.tail = bytearray()
-        """The last of the output, escape sequences and all."""
-        self.received = 0
-        self.last_output = time.monotonic()
-        self.closed = threading.Event()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        """Drain the terminal, or the app blocks writing to it."""
-        while not self.closed.is_set():
-            ready = select.select([self.master], [], [], 0.05)[0]
-            if not ready:
-                continue
-            try:
-                data = os.read(self.master, 65536)
-            except BlockingIOError:
-                continue
-            except OSError:  # EIO: every holder of the other end has closed it
-                break
-            if not data:
-                break
-            with self.lock:
-                try:
-                    self.stream.feed(data)
-                except (TypeError, ValueError, IndexError):
-                    # pyte's own parser fails on some sequences (a tab-stop clear with
-                    # two parameters, in the echo of keys typed after an exit): drop
-                    # the sequence it was in, not the whole terminal.
-                    self.stream = pyte.ByteStream(self.screen)
-                self.tail += data
-                del self.tail[:-200_000]
-                self.received += len(data)
-                self.last_output = time.monotonic()
-        self.closed.set()
-
-    def write(self, data: bytes) -> None:
-        """Write all of ``data``, as a terminal does when keys come faster than they are read."""
-        deadline = time.monotonic() + WRITE_TIMEOUT
-        view = memoryview(data)
-        while view:
-            if time.monotonic() > deadline:
-                raise LifeFailed(f"the app left its input unread for {WRITE_TIMEOUT:.0f}s")
-            if not select.select([], [self.master], [], 0.05)[1]:
-                continue
-            try:
-                view = view[os.write(self.master, view) :]
-            except BlockingIOError:
-                continue
-            except OSError as exc:  # EIO: nothing holds the other end any more
-                raise LifeFailed(f"the terminal closed under the app ({exc})") from None
-
-    def resize(self, size: tuple[int, int]) -> None:
-        """What a terminal does when its window changes size."""
-        with self.lock:
-            set_window_size(self.master, size)
-            self.screen.resize(size[1], size[0])
-            self.size = size
-        os.kill(self.proc.pid, signal.SIGWINCH)
-
-    def lines(self) -> list[str]:
-        with self.lock:
-            return shown_lines(self.screen)
-
-    def quiet_for(self) -> float:
-        with self.lock:
-            return time.monotonic() - self.last_output
-
-    def wait_for_view(self, timeout: float) -> str | None:
-        """Wait until a recognisable screen shows and output pauses (or has gone on
-        for `BUSY` seconds: a spinner never pauses); which screen, or None."""
-        start = time.monotonic()
-        deadline = start + timeout
-        view, seen = None, -1
-        while time.monotonic() < deadline and self.proc.poll() is None:
-            with self.lock:
-                if seen != self.received:  # the screen changed: look again
-                    view = recognise(shown_lines(self.screen), self.size)
-                    seen = self.received
-                now = time.monotonic()
-                quiet = now - self.last_output
-            if view is not None and (quiet >= QUIET or now - start >= BUSY):
-                return view
-            time.sleep(0.02)
-        return view if self.proc.poll() is None else None
-
-    def wait_exit(self, timeout: float) -> int | None:
-        try:
-            return self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            return None
-
-    def stray_processes(self) -> bool:
-        """Whether anything the app started is still running in its process group."""
-        deadline = time.monotonic() + 3
-        while time.monotonic() < deadline:
-            try:
-                os.killpg(self.proc.pid, 0)
-            except ProcessLookupError:
-                return False
-            time.sleep(0.05)
-        return True
-
-    def after_exit(self) -> str:
-        """What was shown after the app left the alternate screen."""
-        self.reader.join(2)
-        with self.lock:
-            tail = bytes(self.tail)
-        end = tail.rfind(ALT_SCREEN_OFF)
-        return visible(tail[end + len(ALT_SCREEN_OFF) :] if end >= 0 else tail)
-
-    def hang_up(self) -> None:
-        """Close the terminal under the app, as a window closes, without a signal: the
-        app is not in this terminal's session, so no SIGHUP reaches it."""
-        self.closed.set()
-        self.reader.join(2)
-        os.close(self.master)
-        self.master = -1
-
-    def close(self) -> None:
-        """Kill the app's whole process group and stop reading."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(5)
-        if self.master >= 0:
-            self.hang_up()
 
 
 # The fuzzer ------------------------------------------------------------------
@@ -824,15 +638,12 @@ class TerminalFuzzer:
         """The lines of ``games.jsonl`` after the last life."""
 
     def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
-        env.update(
-            TERM="xterm-256color",
-            TTT_TUI_DATA_DIR=str(self.data_dir),
+        return game_env(
+            self.data_dir,
             TMPDIR=str(self.tmp_dir),  # where a crash report goes if the data dir fails
             # The palette's Screenshot command saves to ~/Downloads: keep it in here.
             HOME=str(self.tmp_dir),
         )
-        return env
 
     def command_line(self, life: int) -> list[str]:
         return [*self.command, "--seed", str(self.seed * 1000 + life), "--ai-delay", AI_DELAY]
@@ -845,7 +656,7 @@ class TerminalFuzzer:
             terminal = Terminal(self.command_line(number), self.env(), life.size, self.tmp_dir)
             try:
                 self.live(number, life, terminal)
-            except LifeFailed as failure:
+            except TerminalFailed as failure:
                 self.figures.failures += 1
                 self.failures.append(self.report(number, str(failure), terminal))
             finally:
@@ -863,7 +674,7 @@ class TerminalFuzzer:
 
     def live(self, number: int, life: Life, terminal: Terminal) -> None:
         """Start the app, send the life's batches, check after each, then quit."""
-        if terminal.wait_for_view(self.start_timeout) is None:
+        if wait_for_view(terminal, self.start_timeout) is None:
             raise LifeFailed("the app never drew a recognisable first screen")
         planned = sum(len(batch) for batch in life.batches)
         sent = 0
@@ -883,7 +694,7 @@ class TerminalFuzzer:
         for event in life.ending:
             self.send(terminal, event)
         status = terminal.wait_exit(EXIT_TIMEOUT)
-        if status is None and terminal.wait_for_view(DRAW_TIMEOUT) is not None:
+        if status is None and wait_for_view(terminal, DRAW_TIMEOUT) is not None:
             # Something was still open (the palette over a screen over a screen):
             # escape again, and quit again.
             self.figures.retries += 1
@@ -925,7 +736,7 @@ class TerminalFuzzer:
     def check_running(self, terminal: Terminal) -> bool:
         """Alive, no crash report, and showing a screen a person would recognise;
         False if the app has quit by itself, with status 0 and no crash report."""
-        view = terminal.wait_for_view(DRAW_TIMEOUT)
+        view = wait_for_view(terminal, DRAW_TIMEOUT)
         reports = self.crash_reports()
         if reports:
             terminal.wait_exit(EXIT_TIMEOUT)  # a crashed app is on its way out
@@ -1021,8 +832,7 @@ class TerminalFuzzer:
             for path in self.crash_reports()
         )
         screen = "\n".join(line.rstrip() for line in terminal.lines()).strip("\n")
-        with terminal.lock:
-            tail = visible(bytes(terminal.tail[-4000:]))
+        tail = visible(terminal.output()[-4000:])
         return (
             f"{where}\n"
             f"exit status: {terminal.proc.poll()}; window {terminal.size[0]}x{terminal.size[1]}\n"

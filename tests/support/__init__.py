@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,8 @@ from ttt_tui.engine import (
 from ttt_tui.play.session import Changed, Session
 from ttt_tui.play.settings import Settings
 from ttt_tui.screens.game import GameScreen
-from ttt_tui.search.client import Analyzer, MoveChooser, ThreadSearcher
+from ttt_tui.search.client import Analyzer, MoveChooser, Searcher, ThreadSearcher
+from ttt_tui.storage import GAMES_FILE
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.square import SquareLook
@@ -57,17 +59,30 @@ RunBefore = Callable[[Pilot[None]], Awaitable[None]]
 # The computer ----------------------------------------------------------------
 
 
-class ScriptedAI:
-    """Plays the first free square of its script and records who asked at what level.
+@dataclass(eq=False)
+class Call:
+    """One call of a scripted computer: what it was asked and what became of it."""
 
-    Subclasses make it wait before it moves by overriding `hold`.
-    """
+    board: Board
+    difficulty: Difficulty
+    gate: threading.Event = field(default_factory=threading.Event)
+    """Set to let this call return its move (a `GatedAI`'s calls wait for it)."""
+    saw_cancel: threading.Event = field(default_factory=threading.Event)
+    """Set when the call noticed it was cancelled and gave up."""
+    result: Cell | None = None
+    """The move it returned, if it returned one."""
+
+
+class ScriptedAI:
+    """Plays the first free square of its script and records who asked at what level."""
 
     def __init__(self, *script: Cell) -> None:
         self.script = list(script)
         """Squares in order of preference; any free square after them."""
         self.calls: list[tuple[Player, Difficulty]] = []
         """The side to move and the difficulty of each call, in order."""
+        self.asked: list[Call] = []
+        """Each call in full, in order: its board, its gate, and its result."""
         self._lock = threading.Condition()
 
     @property
@@ -84,8 +99,14 @@ class ScriptedAI:
         with self._lock:
             return self._lock.wait_for(lambda: len(self.calls) >= count, timeout=10)
 
-    def hold(self, cancelled: CancelCheck | None) -> None:
-        """Called in the worker thread once a call is recorded, before the move; no wait here."""
+    async def next_call(self, count: int) -> Call:
+        """Wait, without blocking the app's loop, for the ``count``-th call; that call."""
+        await calls_begun(self, count)
+        return self.asked[count - 1]
+
+    def _begun(self, call: Call) -> None:
+        """Called under the lock as a call is recorded (`GatedAI` opens its gate here)."""
+        call.gate.set()
 
     def __call__(
         self,
@@ -94,39 +115,77 @@ class ScriptedAI:
         rng: random.Random,
         cancelled: CancelCheck | None = None,
     ) -> Cell:
+        call = Call(board, difficulty)
         with self._lock:
             self.calls.append((board.to_move, difficulty))
+            self.asked.append(call)
+            self._begun(call)
             self._lock.notify_all()
-        self.hold(cancelled)
-        return self.pick(board)
+        self._wait(call, cancelled)
+        call.result = self.pick(board)
+        return call.result
+
+    def _wait(self, call: Call, cancelled: CancelCheck | None) -> None:
+        """Wait in the worker thread until the call's gate opens, giving up if cancelled
+        (unless `stubborn`); for at most `HOLD_SECONDS`, so a failing test cannot hang."""
+        deadline = time.monotonic() + HOLD_SECONDS
+        while not call.gate.wait(0.002):
+            if not self.stubborn and cancelled is not None and cancelled():
+                call.saw_cancel.set()
+                raise SearchCancelled
+            if time.monotonic() > deadline:
+                raise AssertionError("the test never let the computer move")
+
+    stubborn = False
+    """Whether the chooser ignores cancellation."""
+
+
+HOLD_SECONDS = 30.0
+"""The longest a held computer waits for the test to let it move."""
 
 
 class GatedAI(ScriptedAI):
-    """A scripted chooser whose every move waits for a permit from the test.
+    """A scripted computer whose every move waits until the test lets it through: the
+    next moves by count (`allow`), every move from now on (`release_all`, until `hold`),
+    or one call by its gate (``ai.asked[i].gate.set()``).
 
-    ``stubborn`` choosers ignore cancellation and return their move anyway
-    once let go, the worst case for a result that arrives too late.
+    ``stubborn`` choosers ignore cancellation and return their move anyway once let
+    go, the worst case for a result that arrives too late.
     """
 
     def __init__(self, *script: Cell, stubborn: bool = False) -> None:
         super().__init__(*script)
-        self.permits = threading.Semaphore(0)
-        """One permit a move."""
         self.stubborn = stubborn
-        """Whether to ignore cancellation."""
+        self._allowed = 0
+        """Moves let through ahead of the calls that will use them."""
+        self._released = False
+
+    def _begun(self, call: Call) -> None:
+        if self._released or self._allowed:
+            self._allowed -= not self._released
+            call.gate.set()
 
     def allow(self, moves: int = 100) -> None:
-        """Let this many more moves through."""
-        self.permits.release(moves)
+        """Let this many more moves through: calls waiting first, then calls to come."""
+        with self._lock:
+            for call in self.asked:
+                if moves and not (call.gate.is_set() or call.saw_cancel.is_set()):
+                    call.gate.set()
+                    moves -= 1
+            self._allowed += moves
 
-    def hold(self, cancelled: CancelCheck | None) -> None:
-        """Wait for a permit, giving up if cancelled (unless stubborn)."""
-        for _ in range(2000):  # at most 10 s, so a failing test cannot hang the run
-            if self.permits.acquire(timeout=0.005):
-                return
-            if not self.stubborn and cancelled is not None and cancelled():
-                raise SearchCancelled
-        raise AssertionError("the test never let the computer move")
+    def release_all(self) -> None:
+        """Let every call, waiting or still to come, return at once (until `hold`)."""
+        with self._lock:
+            self._released = True
+            for call in self.asked:
+                call.gate.set()
+
+    def hold(self) -> None:
+        """Make calls from now on wait again, with nothing let through ahead of them."""
+        with self._lock:
+            self._released = False
+            self._allowed = 0
 
 
 async def calls_begun(ai: ScriptedAI, count: int) -> None:
@@ -141,17 +200,23 @@ def make_app(
     chooser: MoveChooser = choose_move,
     settings: Settings | None = None,
     analyzer: Analyzer = analyze,
+    *,
+    seed: int = 7,
+    searcher: Searcher | None = None,
+    search_process: bool = False,
     **options: Any,
 ) -> TicTacToeApp:
     """The real app with no thinking delay, seed 7 and a store that saves nothing.
 
     The real engine plays and coaches unless ``chooser`` or ``analyzer`` stand in
     for it, in a thread (a search process a test apiece would cost more than
-    most tests); ``options`` go to `TicTacToeApp` as they are (``difficulty``,
-    ``mark`` ...).
+    most tests); a test gives its own ``searcher``, or asks for the app's own
+    ``search_process`` as the game has it. ``options`` go to `TicTacToeApp` as they
+    are (``store``, ``difficulty``, ``board``, ``mark`` ...).
     """
-    searcher = ThreadSearcher(chooser, analyzer)
-    return TicTacToeApp(settings=settings, ai_delay=0, seed=7, searcher=searcher, **options)
+    if not search_process:
+        searcher = searcher or ThreadSearcher(chooser, analyzer)
+    return TicTacToeApp(settings=settings, ai_delay=0, seed=seed, searcher=searcher, **options)
 
 
 @dataclass(frozen=True)
@@ -384,6 +449,15 @@ class StaleWatch:
     def _count(self, outcome: Changed | None) -> Changed | None:
         self.count += outcome is None
         return outcome
+
+
+# What is on disk ------------------------------------------------------------------
+
+
+def records(directory: Path) -> list[dict[str, Any]]:
+    """The game records in ``directory``'s ``games.jsonl``, as JSON objects (none without it)."""
+    path = directory / GAMES_FILE
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
 # Another ttt-tui ------------------------------------------------------------------

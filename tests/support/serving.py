@@ -19,7 +19,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,10 +27,7 @@ from pathlib import Path
 import aiohttp
 import pyte
 
-ROOT = Path(__file__).resolve().parents[1]
-
-DEADLINE = 60.0
-"""Seconds any one wait may take before a test gives up on it (a hang, not a slowness)."""
+from tests.support.terminal import DEADLINE, ROOT, child_pids, wait_until
 
 MOVE = re.compile(r"\b(\d)\. ([XO]) ([a-c][1-3])\b")
 """A line of the move list: ``1. X b2``."""
@@ -62,36 +58,6 @@ class Server:
         return child_pids(self.process.pid)
 
 
-def child_pids(pid: int) -> set[int]:
-    """The running processes whose parent is ``pid`` (Linux's /proc)."""
-    pids = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rpartition(")")[2].split()
-        except OSError:
-            continue  # gone meanwhile
-        if fields[0] != "Z" and int(fields[1]) == pid:
-            pids.add(int(stat.parent.name))
-    return pids
-
-
-def running(pid: int) -> bool:
-    """Whether process ``pid`` is running (a zombie, ended but not yet reaped, is not)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
-def wait_for(condition: Callable[[], bool], what: str, deadline: float = DEADLINE) -> None:
-    """Poll ``condition`` until it holds; fail naming ``what`` if it has not by the deadline."""
-    end = time.monotonic() + deadline
-    while not condition():
-        assert time.monotonic() < end, f"gave up waiting for {what}"
-        time.sleep(0.05)
-
-
 @contextmanager
 def served(data_dir: Path, log: Path, *options: str) -> Iterator[Server]:
     """Run ``ttt-tui serve --port 0 OPTIONS`` on loopback until the block ends."""
@@ -114,7 +80,7 @@ def served(data_dir: Path, log: Path, *options: str) -> Iterator[Server]:
             found.extend([match[1]] if match else [])
             return bool(found)
 
-        wait_for(listening, "the server to listen")
+        wait_until(listening, "the server to listen")
         yield Server(found[0], process, log)
     finally:
         process.send_signal(signal.SIGTERM)
