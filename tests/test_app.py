@@ -25,6 +25,7 @@ from tests.support import (
     GatedAI,
     Notes,
     ScriptedAI,
+    cells_with,
     click_option,
     click_square,
     drag,
@@ -38,6 +39,7 @@ from tests.support import (
     settle,
     shown_marks,
     start,
+    status,
 )
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.engine import (
@@ -53,8 +55,6 @@ from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
-from ttt_tui.widgets.square import background
-from ttt_tui.widgets.status import StatusLine
 
 # Helpers ---------------------------------------------------------------------
 
@@ -62,25 +62,6 @@ from ttt_tui.widgets.status import StatusLine
 async def wait_for(event: threading.Event) -> None:
     """Await a thread's event without blocking the app's loop."""
     assert await asyncio.to_thread(event.wait, 10), "the worker never got there"
-
-
-PAINTED = {
-    "-cursor": {"board--cursor", "board--cursor-hint"},
-    "-win": {"board--line", "board--line-lost"},
-    "-lost": {"board--line-lost"},
-}
-"""The backgrounds that show a square as under the cursor, on the winning line, or on
-the line of the person's loss."""
-
-
-def cells_with(pilot: Pilot[None], shown: str) -> set[int]:
-    """Indexes of the squares painted as ``-cursor``, ``-win`` or ``-lost``."""
-    return {cell for cell, look in enumerate(looks(pilot)) if background(look) in PAINTED[shown]}
-
-
-def status(pilot: Pilot[None]) -> StatusLine:
-    """The status line in the sidebar."""
-    return pilot.app.screen.query_one("#status", StatusLine)
 
 
 def score(pilot: Pilot[None]) -> str:

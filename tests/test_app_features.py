@@ -26,6 +26,7 @@ from tests.support import (
     board_view,
     calls_begun,
     click_option,
+    hinted,
     looks,
     make_app,
     marks,
@@ -35,6 +36,7 @@ from tests.support import (
     shown_marks,
     start,
     start_blocked,
+    status,
 )
 from ttt_tui.engine import Board, CancelCheck, Difficulty, Outcome, Player, Verdict, analyze
 from ttt_tui.play.results import Result
@@ -42,7 +44,7 @@ from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History
-from ttt_tui.widgets.square import VerdictForm, Wording, background, verdict_text, wording
+from ttt_tui.widgets.square import VerdictForm, Wording, verdict_text, wording
 from ttt_tui.widgets.status import StatusLine
 
 # Helpers ---------------------------------------------------------------------
@@ -55,20 +57,9 @@ def drawn(pilot: Pilot[None], cell: int) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def hinted(pilot: Pilot[None]) -> set[int]:
-    """Squares a hint highlights."""
-    painted = {"board--hint", "board--cursor-hint"}
-    return {cell for cell, look in enumerate(looks(pilot)) if background(look) in painted}
-
-
 def shown_verdicts(pilot: Pilot[None]) -> dict[int, Verdict]:
     """The coach verdicts the squares hold."""
     return {cell: look.verdict for cell, look in enumerate(looks(pilot)) if look.verdict}
-
-
-def status(pilot: Pilot[None]) -> str:
-    """What the status line says."""
-    return pilot.app.screen.query_one("#status", StatusLine).message
 
 
 def hints_line(pilot: Pilot[None]) -> str:
@@ -414,7 +405,7 @@ async def test_no_hint_on_the_ai_s_turn_or_after_the_game_ends() -> None:
         ai.allow()
         await settle(pilot)
         await play(pilot, "2", "3")
-        assert status(pilot) == "You win!"
+        assert status(pilot).message == "You win!"
         before = len(notes.messages)
         await play(pilot, "i")
         assert notes.since(before) == ["The game is over: no hint needed."]
@@ -437,7 +428,7 @@ async def test_undo_takes_back_your_move_and_the_ai_s_reply_and_redo_replays_the
         assert screen.session.game.moves == [0, 4]
         assert marks(screen) == "X...O...."
         assert shown_marks(pilot) == "X...O...."
-        assert status(pilot) == "Your move (X)"
+        assert status(pilot).message == "Your move (X)"
         assert screen.session.game.undo_used
 
         await play(pilot, "u")
@@ -476,13 +467,13 @@ async def test_undo_while_the_ai_thinks_cancels_it_and_its_late_answer_never_lan
         await pilot.press("1")
         await calls_begun(ai, 1)
         assert screen.session.thinking
-        assert status(pilot) == "Thinking… (Medium)"
+        assert status(pilot).message == "Thinking… (Medium)"
 
         await pilot.press("u")
         await pilot.pause()
         assert screen.session.game.moves == []
         assert not screen.session.thinking
-        assert status(pilot) == "Your move (X)"
+        assert status(pilot).message == "Your move (X)"
 
         ai.allow()  # the blocked worker now returns square 4 for a turn that is gone
         await settle(pilot)
@@ -501,17 +492,17 @@ async def test_undo_and_redo_work_after_the_game_has_ended_and_it_counts_once() 
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await play(pilot, "1", "2", "3")
-        assert status(pilot) == "You win!"
+        assert status(pilot).message == "You win!"
         assert screen.session.score[BoardSize.THREE, Mode.HUMAN_VS_AI]["win"] == 1
 
         await play(pilot, "u")
         assert screen.session.game.moves == [0, 8, 1, 7]
         assert not screen.session.game.is_over
-        assert status(pilot) == "Your move (X)"
+        assert status(pilot).message == "Your move (X)"
 
         await play(pilot, "r")
         assert screen.session.game.moves == [0, 8, 1, 7, 2]
-        assert status(pilot) == "You win!"
+        assert status(pilot).message == "You win!"
         assert screen.session.score[BoardSize.THREE, Mode.HUMAN_VS_AI]["win"] == 1
 
 
@@ -520,10 +511,10 @@ async def test_undo_after_the_ai_wins_takes_back_your_move_and_its_winning_reply
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await play(pilot, "4", "5", "9")
-        assert status(pilot) == "AI wins"
+        assert status(pilot).message == "AI wins"
         await play(pilot, "u")
         assert screen.session.game.moves == [3, 0, 4, 1]
-        assert status(pilot) == "Your move (X)"
+        assert status(pilot).message == "Your move (X)"
 
 
 async def test_in_two_players_mode_undo_takes_back_one_move() -> None:
@@ -533,10 +524,10 @@ async def test_in_two_players_mode_undo_takes_back_one_move() -> None:
         await play(pilot, "1", "5", "9")
         await play(pilot, "u")
         assert screen.session.game.moves == [0, 4]
-        assert status(pilot) == "X to move"
+        assert status(pilot).message == "X to move"
         await play(pilot, "u")
         assert screen.session.game.moves == [0]
-        assert status(pilot) == "O to move"
+        assert status(pilot).message == "O to move"
         await play(pilot, "r", "r")
         assert screen.session.game.moves == [0, 4, 8]
 
@@ -591,7 +582,7 @@ async def test_playing_o_undo_never_removes_the_ai_s_opening_move_alone() -> Non
         assert screen.session.game.moves == [4, 0, 8]
         await play(pilot, "u")
         assert screen.session.game.moves == [4]
-        assert status(pilot) == "Your move (O)"
+        assert status(pilot).message == "Your move (O)"
         await play(pilot, "u")
         assert screen.session.game.moves == [4]
         assert shown_marks(pilot) == "....X...."
@@ -684,14 +675,14 @@ async def test_two_players_by_clicking_the_mode_control() -> None:
         await settle(pilot)
         assert screen.session.game.mode is Mode.TWO_PLAYERS
         assert selected(pilot, "#mode") == "2 players"
-        assert status(pilot) == "X to move"
+        assert status(pilot).message == "X to move"
         assert not screen.query_one("#difficulty").display  # no computer, no difficulty
 
         await play(pilot, "1")
-        assert status(pilot) == "O to move"
+        assert status(pilot).message == "O to move"
         await play(pilot, "5", "2", "9", "3")
         assert marks(screen) == "XXX.O...O"
-        assert status(pilot) == "X wins!"
+        assert status(pilot).message == "X wins!"
         assert ai.calls == []
 
 
@@ -710,7 +701,7 @@ async def test_ai_vs_ai_plays_to_the_end_each_side_at_its_own_difficulty() -> No
         for side, difficulty in ai.calls:
             assert difficulty is (Difficulty.EASY if side is Player.X else Difficulty.HARD)
         assert {side for side, _ in ai.calls} == {Player.X, Player.O}
-        assert status(pilot) in {"X wins!", "O wins!", "Draw"}
+        assert status(pilot).message in {"X wins!", "O wins!", "Draw"}
 
 
 async def test_ai_vs_ai_with_the_real_engine_at_hard_draws() -> None:
@@ -721,7 +712,7 @@ async def test_ai_vs_ai_with_the_real_engine_at_hard_draws() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         assert screen.session.game.is_over
-        assert status(pilot) == "Draw"
+        assert status(pilot).message == "Draw"
         assert len(screen.session.game.moves) == 9
 
 
@@ -738,7 +729,7 @@ async def test_p_pauses_ai_vs_ai_and_no_move_is_made_until_p_again() -> None:
         await pilot.press("p")
         await pilot.pause()
         assert screen.session.paused
-        assert status(pilot) == "Paused: p resumes"
+        assert status(pilot).message == "Paused: p resumes"
         assert screen.query_one("#status", StatusLine).detail == "O (Medium) to move"
         ai.allow()
         await settle(pilot)
@@ -753,7 +744,7 @@ async def test_p_pauses_ai_vs_ai_and_no_move_is_made_until_p_again() -> None:
         assert screen.session.game.moves[:3] == [0, 1, 2]
         # First free square each time: X takes a1 c1 b2 a3 and wins on the diagonal.
         assert screen.session.game.moves == [0, 1, 2, 3, 4, 5, 6]
-        assert status(pilot) == "X wins!"
+        assert status(pilot).message == "X wins!"
 
 
 async def test_switching_mode_starts_a_new_game_and_records_the_abandoned_one() -> None:
@@ -797,18 +788,18 @@ async def test_alternate_start_swaps_your_mark_so_the_ai_opens_the_next_game() -
         assert screen.query_one("#alternate", Checkbox).value
 
         await play(pilot, "1", "2", "3")
-        assert status(pilot) == "You win!"
+        assert status(pilot).message == "You win!"
         await play(pilot, "n")
         assert screen.session.game.human is Player.O
         assert selected(pilot, "#mark") == "O (second)"
         assert screen.session.game.moves == [8]  # the AI opened as X
         assert marks(screen) == "........X"
-        assert status(pilot) == "Your move (O)"
+        assert status(pilot).message == "Your move (O)"
 
         await play(pilot, "n")
         assert screen.session.game.human is Player.X
         assert screen.session.game.moves == []
-        assert status(pilot) == "Your move (X)"
+        assert status(pilot).message == "Your move (X)"
 
 
 async def test_alternate_start_swaps_the_engines_difficulties_in_ai_vs_ai() -> None:

@@ -23,7 +23,7 @@ from textual.binding import Binding, BindingType
 from textual.command import CommandList, CommandPalette
 from textual.containers import VerticalScroll
 from textual.dom import NoScreen
-from textual.geometry import Offset, Size
+from textual.geometry import Size
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.strip import Strip
@@ -40,9 +40,13 @@ from tests.support import (
     click_option,
     click_square,
     drawn_text,
+    footer_keys,
     from_the_driver,
+    key,
     make_app,
     play,
+    press_and_release,
+    race,
     resize,
     settle,
     start,
@@ -65,32 +69,6 @@ from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.score import Score
 from ttt_tui.widgets.sidebar import MODE_OPTIONS
-
-
-async def footer_keys(pilot: Pilot[None]) -> list[str]:
-    """The footer's keys as shown, e.g. ``n New``, less the command palette's, once
-    the footer has caught up with the screen's bindings (it rebuilds after a refresh,
-    a few hops later: however many pauses that takes on a loaded machine)."""
-    screen = pilot.app.screen
-
-    def wanted() -> list[tuple[str, bool]]:
-        by_action: dict[str, tuple[str, bool]] = {}
-        for key, active in screen.active_bindings.items():
-            if active.binding.show and key != pilot.app.COMMAND_PALETTE_BINDING:
-                by_action.setdefault(
-                    active.binding.action, (active.binding.description, active.enabled)
-                )
-        return list(by_action.values())
-
-    def shown() -> list[FooterKey]:
-        return [key for key in screen.query(FooterKey) if not key.has_class("-command-palette")]
-
-    def caught_up() -> bool:
-        return [(key.description, not key.has_class("-disabled")) for key in shown()] == wanted()
-
-    await until(pilot, caught_up, f"the footer shows {wanted()}")
-    return [f"{key.key_display} {key.description}" for key in shown()]
-
 
 # Crashes ---------------------------------------------------------------------
 
@@ -565,23 +543,6 @@ async def test_the_stats_table_shows_every_column(
 
 
 # The command palette against racing input (found by the real-terminal fuzz) ---
-
-
-def press_and_release(x: int, y: int) -> list[events.Event]:
-    """A left click as the driver delivers it: a press, then a release."""
-    return [from_the_driver(kind, Offset(x, y)) for kind in (events.MouseDown, events.MouseUp)]
-
-
-async def race(pilot: Pilot[None], *burst: events.Event) -> None:
-    """Post events as one read of a real terminal delivers them: all before any is handled."""
-    for event in burst:
-        pilot.app.post_message(event)
-    await pilot.pause()
-    await pilot.pause()
-
-
-def key(name: str) -> events.Key:
-    return events.Key(name, name if len(name) == 1 else None)
 
 
 async def open_palette(pilot: Pilot[None]) -> None:

@@ -23,11 +23,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from tests.support import SIZE, Notes, Notice, make_app, resize, settle, shown_marks, start
-from tests.support.terminal import ROOT, game_env, ttt
+from tests.support import (
+    SIZE,
+    Notes,
+    Notice,
+    make_app,
+    play_a_game,
+    resize,
+    score_total,
+    settle,
+    shown_marks,
+    start,
+)
+from tests.support.terminal import DEADLINE, ROOT, game_env, ttt
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Mode, Settings
@@ -36,8 +46,6 @@ from ttt_tui.screens.stats import StatsScreen
 from ttt_tui.storage import GameRecord, Store, settings_json
 from ttt_tui.widgets.board import BoardView
 
-DEADLINE = 20.0
-"""Seconds any one process may take before the test fails instead of hanging."""
 NO_TERMINAL = (
     "ttt-tui: the game needs an interactive terminal, but standard input or output"
     " is not one; for scripts, use `ttt-tui analyze`"
@@ -260,24 +268,6 @@ def test_no_usable_terminal(
 def saving_notices(seen: list[Notice]) -> list[str]:
     """The notifications about storage, which the app titles "Saving"."""
     return [notice.message for notice in seen if notice.title == "Saving"]
-
-
-async def play_a_game(pilot: Pilot[None], screen: GameScreen) -> None:
-    """Press the digit of the first free square until the game ends, as a person could."""
-    for _ in range(9):
-        if screen.session.game.is_over:
-            return
-        free = next(cell for cell in range(9) if screen.session.game.board[cell] is None)
-        await pilot.press(str(free + 1))
-        assert pilot.app.is_running, "the app stopped in the middle of a game"
-        await settle(pilot)
-    assert screen.session.game.is_over, str(screen.session.game.board)
-
-
-def score_total(screen: GameScreen) -> int:
-    """Games counted in the sidebar's score line, as drawn ("Wins 0 · Draws 1 · Losses 0")."""
-    text = str(screen.query_one("#score").render())
-    return sum(int(n) for n in re.findall(r"\d+", text))
 
 
 def snapshot(directory: Path) -> dict[str, bytes]:

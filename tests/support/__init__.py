@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -48,7 +49,8 @@ from ttt_tui.search.client import Analyzer, MoveChooser, Searcher, ThreadSearche
 from ttt_tui.storage import GAMES_FILE
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
-from ttt_tui.widgets.square import SquareLook
+from ttt_tui.widgets.square import SquareLook, background
+from ttt_tui.widgets.status import StatusLine
 
 SIZE = (100, 30)
 """Terminal size for every test unless it is about size."""
@@ -449,6 +451,98 @@ class StaleWatch:
     def _count(self, outcome: Changed | None) -> Changed | None:
         self.count += outcome is None
         return outcome
+
+
+PAINTED = {
+    "-cursor": {"board--cursor", "board--cursor-hint"},
+    "-win": {"board--line", "board--line-lost"},
+    "-lost": {"board--line-lost"},
+    "-hint": {"board--hint", "board--cursor-hint"},
+}
+"""The backgrounds that show a square as under the cursor, on the winning line, on the
+line of the person's loss, or hinted."""
+
+
+def cells_with(pilot: Pilot[None], shown: str) -> set[int]:
+    """Indexes of the squares painted as ``-cursor``, ``-win``, ``-lost`` or ``-hint``."""
+    return {cell for cell, look in enumerate(looks(pilot)) if background(look) in PAINTED[shown]}
+
+
+def hinted(pilot: Pilot[None]) -> set[int]:
+    """Squares a hint highlights."""
+    return cells_with(pilot, "-hint")
+
+
+def status(pilot: Pilot[None]) -> StatusLine:
+    """The status line in the sidebar."""
+    return pilot.app.screen.query_one("#status", StatusLine)
+
+
+def score_total(screen: GameScreen) -> int:
+    """Games counted in the sidebar's score line, as drawn ("Wins 0 · Draws 1 · Losses 0")."""
+    text = str(screen.query_one("#score").render())
+    return sum(int(n) for n in re.findall(r"\d+", text))
+
+
+async def footer_keys(pilot: Pilot[None]) -> list[str]:
+    """The footer's keys as shown, e.g. ``n New``, less the command palette's, once
+    the footer has caught up with the screen's bindings (it rebuilds after a refresh,
+    a few hops later: however many pauses that takes on a loaded machine)."""
+    screen = pilot.app.screen
+
+    def wanted() -> list[tuple[str, bool]]:
+        by_action: dict[str, tuple[str, bool]] = {}
+        for key, active in screen.active_bindings.items():
+            if active.binding.show and key != pilot.app.COMMAND_PALETTE_BINDING:
+                by_action.setdefault(
+                    active.binding.action, (active.binding.description, active.enabled)
+                )
+        return list(by_action.values())
+
+    def shown() -> list[FooterKey]:
+        return [key for key in screen.query(FooterKey) if not key.has_class("-command-palette")]
+
+    def caught_up() -> bool:
+        return [(key.description, not key.has_class("-disabled")) for key in shown()] == wanted()
+
+    await until(pilot, caught_up, f"the footer shows {wanted()}")
+    return [f"{key.key_display} {key.description}" for key in shown()]
+
+
+# Playing a whole game ------------------------------------------------------------
+
+
+async def play_a_game(pilot: Pilot[None], screen: GameScreen) -> None:
+    """Press the digit of the first free square until the game ends, as a person could."""
+    for _ in range(9):
+        if screen.session.game.is_over:
+            return
+        free = next(cell for cell in range(9) if screen.session.game.board[cell] is None)
+        await pilot.press(str(free + 1))
+        assert pilot.app.is_running, "the app stopped in the middle of a game"
+        await settle(pilot)
+    assert screen.session.game.is_over, str(screen.session.game.board)
+
+
+# Input as a real terminal delivers it ------------------------------------------------
+
+
+def key(name: str) -> events.Key:
+    """A key as the driver posts it."""
+    return events.Key(name, name if len(name) == 1 else None)
+
+
+def press_and_release(x: int, y: int) -> list[events.Event]:
+    """A left click as the driver delivers it: a press, then a release."""
+    return [from_the_driver(kind, Offset(x, y)) for kind in (events.MouseDown, events.MouseUp)]
+
+
+async def race(pilot: Pilot[None], *burst: events.Event) -> None:
+    """Post events as one read of a real terminal delivers them: all before any is handled."""
+    for event in burst:
+        pilot.app.post_message(event)
+    await pilot.pause()
+    await pilot.pause()
 
 
 # What is on disk ------------------------------------------------------------------
