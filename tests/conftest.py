@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.environment import plain_environment
+from tests.support.environment import LONG, plain_environment
 from ttt_tui.widgets import board as board_widget
 
 
@@ -44,16 +44,22 @@ def _plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     plain_environment(monkeypatch.setenv, monkeypatch.delenv)
 
 
-LONGEST_FIRST = ("tests/test_fuzz.py", "tests/test_terminal_fuzz.py", "tests/test_app_race.py")
+LONGEST_FIRST = ("tests/ui/test_fuzz.py", "tests/terminal/test_fuzz.py", "tests/ui/test_races.py")
 """Modules whose tests take the longest (tens of seconds each): started first, so that
 with xdist no worker is left running one of them alone at the end of the run."""
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Those modules first, in that order; the rest in collection order (the sort is stable)."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Those modules first, in that order; the rest in collection order (the sort is
+    stable). The tests marked ``long`` are skipped unless ``TTT_LONG=1``."""
 
     def rank(item: pytest.Item) -> int:
         path = item.nodeid.split("::")[0]
         return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
 
     items.sort(key=rank)
+    if not LONG:
+        skip = pytest.mark.skip(reason="a long run: set TTT_LONG=1 (.ci/run does)")
+        for item in items:
+            if item.get_closest_marker("long"):
+                item.add_marker(skip)

@@ -19,7 +19,7 @@ import pytest
 
 UI_PACKAGES = ("textual", "rich")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "ttt_tui"
 
 LAYERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (

@@ -4,7 +4,7 @@
 at most `BOOK_MARKS` marks, up to symmetry, with `ttt_tui.engine.search.best_moves`
 (every move proven, lengths exact), and writes them to
 ``ttt_tui/engine/opening.py``. Hard plays from the book where the search
-would need more than its second per move. ``tests/test_engine_book.py`` checks
+would need more than its second per move. ``tests/engine/test_book.py`` checks
 entries against the search again.
 """
 

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.terminal import ttt
+from tests.support.terminal import DEADLINE, ROOT, game_env, ttt
 from ttt_tui import __version__
+from ttt_tui.commands.analyze import run_analyze
+from ttt_tui.engine import Board, analyze, minimax
+from ttt_tui.engine.minimax import Search, run_count
 
 IN_PROGRESS_KEYS = {"position", "n", "k", "to_move", "status", "value", "plies", "moves", "best"}
 FINISHED_KEYS = {"position", "n", "k", "to_move", "status"}
@@ -246,3 +252,206 @@ def test_analyze_needs_a_position() -> None:
     result = ttt("analyze")
     assert result.returncode == 2
     assert "usage:" in result.stderr
+
+
+# The game tree and the searches' counts ------------------------------------------
+
+
+def analysed(*positions: str, as_json: bool = False, **options: Any) -> tuple[int, str, str]:
+    """Run `ttt-tui analyze` in this process: status, output, errors."""
+    out, err = io.StringIO(), io.StringIO()
+    status = run_analyze(list(positions), as_json, out, err, **options)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_tree_text_is_indented_with_values_and_best_moves() -> None:
+    status, out, err = analysed("X.O.X....", tree=2)
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "position X.O.X...."
+    assert "O to move: draw with best play" in lines
+    assert "game tree, 2 plies deep (* marks the best moves):" in lines
+    start = lines.index("game tree, 2 plies deep (* marks the best moves):") + 1
+    tree = lines[start:]
+    assert tree[0] == "  O b1: loss in 2"
+    assert tree[1] == "    X a2: win in 3"
+    assert "  O c3: draw *" in tree
+    assert "    X c2: draw *" in tree
+    top = [line for line in tree if not line.startswith("    ")]
+    assert len(top) == len(Board.parse("X.O.X....").legal_moves())
+    # The tree replaces the list of moves: each is in it once, at the top level.
+    assert not any("<- best" in line for line in lines)
+
+
+def test_tree_json_is_nested_objects_beside_the_usual_report() -> None:
+    status, out, _ = analysed("XO.X.O...", as_json=True, tree=2)
+    assert status == 0
+    [report] = json_lines(out)
+    assert set(report) == IN_PROGRESS_KEYS | {"tree"}
+    board = Board.parse("XO.X.O...")
+    analysis = analyze(board)
+    nodes = report["tree"]
+    assert [node["cell"] for node in nodes] == sorted(analysis.moves)
+    for node in nodes:
+        assert set(node) == {"move", "cell", "player", "value", "plies", "best", "children"}
+        verdict = analysis.moves[node["cell"]]
+        assert (node["value"], node["plies"], node["player"]) == (
+            verdict.outcome.value,
+            verdict.plies,
+            "X",
+        )
+        after = board.play(node["cell"])
+        if after.is_game_over():
+            assert node["children"] == []
+        else:
+            assert len(node["children"]) == len(after.legal_moves())
+            assert all("children" not in child for child in node["children"])
+
+
+def test_stats_count_the_three_searches() -> None:
+    status, out, _ = analysed("X...O....", stats=True)
+    assert status == 0
+    lines = out.splitlines()
+    head = lines.index("positions each search visits to value it:")
+    stats = lines[head + 1 :]
+    assert [line.split()[0:2] for line in stats] == [
+        ["plain", "minimax"],
+        ["alpha-beta", f"{run_count(Board.parse('X...O....'), Search.ALPHA_BETA).nodes:,}"],
+        ["the", "engine"],
+    ]
+    assert "7,332 positions in" in stats[0] and stats[0].endswith("found: draw")
+    assert " cuts in " in stats[1]
+
+
+def test_stats_json_and_an_unfinished_plain_minimax(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A smaller budget than the real 1,000,000, to keep the test quick.
+    monkeypatch.setattr(minimax, "BUDGET", 20_000)
+    monkeypatch.setattr(minimax, "SAMPLES", 200)
+    status, out, _ = analysed("X...O......X....", as_json=True, stats=True)
+    assert status == 0
+    [report] = json_lines(out)
+    stats = report["stats"]
+    assert set(stats) == {"minimax", "alpha-beta", "engine"}
+    plain = stats["minimax"]
+    assert (plain["nodes"], plain["finished"], plain["value"]) == (20_000, False, None)
+    assert plain["estimate"] > 1e9
+    engine = stats["engine"]
+    assert (engine["finished"], engine["value"], engine["cuts"]) == (True, "draw", None)
+    assert stats["alpha-beta"]["cuts"] > 0
+
+
+def test_finished_games_get_no_tree_and_no_stats() -> None:
+    status, out, _ = analysed("XXX/OO./...", tree=3, stats=True)
+    assert status == 0 and "game over: X won" in out and "game tree" not in out
+    status, out, _ = analysed("XXX/OO./...", as_json=True, tree=3, stats=True)
+    assert "tree" not in json.loads(out) and "stats" not in json.loads(out)
+
+
+def test_the_command_line_takes_the_options_and_checks_the_depth() -> None:
+    result = ttt("analyze", "--tree", "1", "--stats", "XO.X.O...")
+    assert result.returncode == 0, result.stderr
+    assert "  X a3: win in 1 *" in result.stdout
+    assert "  the engine  " in result.stdout
+    bad = ttt("analyze", "--tree", "0", "X........")
+    assert bad.returncode == 2
+    assert "argument --tree: expected at least 1, got 0" in bad.stderr
+    helped = " ".join(ttt("analyze", "--help").stdout.split())
+    assert "--tree DEPTH" in helped and "--stats" in helped
+
+
+BAD_POSITIONS = {
+    "analyze-wrong-length": ("X.......", "expected 9, 16 or 25 cells, got 8"),
+    "analyze-unknown-char": (
+        "X.Z......",
+        "unknown character 'Z' at cell 3; expected X, O, '.', '-' or '_'",
+    ),
+    "analyze-o-ahead": ("OO.......", "O has more marks than X (2 against 0); X moves first"),
+    "analyze-x-two-ahead": (
+        "XX.......",
+        "X has 2 more marks than O (2 against 0); the sides take turns",
+    ),
+    "analyze-both-lines": ("XXX/OOO/...", "both X and O have a line"),
+    "analyze-winner-count": (
+        "XXXOO.O..",
+        "X has a line but O moved last; the game ended when X won",
+    ),
+    "analyze-4x4-o-ahead": ("O" + "." * 15, "O has more marks than X (1 against 0); X moves first"),
+}
+
+
+@pytest.mark.parametrize(("position", "error"), BAD_POSITIONS.values(), ids=BAD_POSITIONS.keys())
+def test_bad_position_is_named_and_the_others_still_analysed(
+    tmp_path: Path, position: str, error: str
+) -> None:
+    """One stderr line names the position and the problem; good ones around it still print."""
+    result = ttt("analyze", "X........", position, "XX.OO....", data=tmp_path / "data")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [f"ttt-tui analyze: {position!r}: {error}"]
+    out = result.stdout
+    assert "position X........\n" in out
+    assert "position XX.OO....\n" in out
+    assert "X to move: win in 1 with best play" in out
+
+
+def test_bad_positions_in_json_are_error_objects(tmp_path: Path) -> None:
+    """With --json each problem is an object on stdout in its place; the status is still 2."""
+    positions = [position for position, _ in BAD_POSITIONS.values()]
+    result = ttt("analyze", "--json", *positions, "X........", data=tmp_path / "data")
+    assert result.returncode == 2
+    assert result.stderr == ""
+    *bad, good = (json.loads(line) for line in result.stdout.splitlines())
+    assert bad == [{"position": p, "error": e} for p, e in BAD_POSITIONS.values()]
+    assert good["position"] == "X........"
+    assert good["best"] == [4]
+
+
+def test_stdin_undecodable(tmp_path: Path) -> None:
+    """Bytes that are not UTF-8 become one named bad position; the lines around it are analysed."""
+    result = ttt(
+        "analyze",
+        "-",
+        data=tmp_path / "data",
+        stdin=b"X........\n\xff\xfe.......\n\x80\n..X......\n",
+    )
+    assert result.returncode == 2
+    stderr = result.stderr
+    assert "Traceback" not in stderr
+    assert "UnicodeDecodeError" not in stderr
+    assert stderr.splitlines() == [
+        "ttt-tui analyze: '\ufffd\ufffd.......': unknown character '\ufffd' at cell 1;"
+        " expected X, O, '.', '-' or '_'",
+        "ttt-tui analyze: '\ufffd': expected 9, 16 or 25 cells, got 1",
+    ]
+    out = result.stdout
+    assert "position X........\n" in out
+    assert "position ..X......\n" in out
+
+
+def test_broken_pipe(tmp_path: Path) -> None:
+    """``ttt-tui analyze - | head -1``: the reader leaves early; no traceback and status 0."""
+    positions = tmp_path / "positions.txt"
+    # About 1.5 MB of output, far more than a pipe holds, so the writer must meet EPIPE.
+    positions.write_text("X........\n" * 5000)
+    with positions.open("rb") as stdin:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "ttt_tui", "analyze", "-"],
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            env=game_env(tmp_path / "data"),
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        try:
+            first = proc.stdout.readline()
+            proc.stdout.close()
+            stderr = proc.stderr.read().decode()
+            status = proc.wait(timeout=DEADLINE)
+        finally:
+            proc.kill()
+            proc.wait()
+    assert first == b"position X........\n"
+    assert "Traceback" not in stderr
+    assert "BrokenPipeError" not in stderr
+    assert stderr == ""
+    assert status == 0

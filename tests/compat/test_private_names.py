@@ -22,9 +22,9 @@ from types import ModuleType
 import pytest
 
 import ttt_tui.compat
+from tests.support.terminal import ROOT
 from ttt_tui.compat import CHECKED_WITH, Private
 
-ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "ttt_tui"
 COMPAT = PACKAGE / "compat"
 TESTS = ROOT / "tests"

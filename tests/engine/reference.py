@@ -1,6 +1,7 @@
-"""A deliberately simple solver for the engine's tests: plain memoised negamax over strings.
+"""A deliberately simple solver for the engine's tests, plain memoised negamax over strings;
+and the 3x3 positions the tests go through, every one or a seeded sample.
 
-It knows nothing of the engine: positions are strings of X, O and '.', lines
+The solver knows nothing of the engine: positions are strings of X, O and '.', lines
 are lists of cell indices, and a value is found by trying every move to the
 end of the game. It is slow, so the tests give it positions near the end.
 """
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import random
+
+from ttt_tui.engine import Board
 
 FLIP = {"win": "loss", "loss": "win", "draw": "draw"}
 
@@ -90,3 +93,35 @@ class Reference:
             if cells is not None:
                 found[cells] = None
         return list(found)
+
+
+@functools.cache
+def every_3x3_position() -> tuple[Board, ...]:
+    """Every 3x3 position in play that a game can reach, in a fixed order."""
+    seen: set[Board] = set()
+
+    def visit(board: Board) -> None:
+        if board in seen or board.is_game_over():
+            return
+        seen.add(board)
+        for cell in board.legal_moves():
+            visit(board.play(cell))
+
+    visit(Board.empty(3))
+    return tuple(sorted(seen, key=lambda b: (b.move_count, str(b))))
+
+
+def sample_3x3(count: int, seed: int = 11) -> list[Board]:
+    """A seeded sample of 3x3 positions in play with at least two marks, from random games
+    (cheap enough to build while the tests are collected)."""
+    rng = random.Random(seed)
+    found: list[Board] = []
+    while len(found) < count:
+        board = Board.empty(3)
+        for _ in range(rng.randint(2, 7)):
+            if board.is_game_over():
+                break
+            board = board.play(rng.choice(board.legal_moves()))
+        if not board.is_game_over() and board not in found:
+            found.append(board)
+    return found

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
@@ -10,8 +9,6 @@ import pytest
 from tools import book
 from ttt_tui.engine import Board, Difficulty, choose_move, opening, solver
 from ttt_tui.engine.search import _book_entry, _sides, _solver
-
-LONG = os.environ.get("TTT_ENGINE_LONG") == "1"
 
 BOARDS = book.book_positions()
 """Every book position, one per symmetry class, by canonical key."""
@@ -40,7 +37,7 @@ def test_book_entries_agree_with_the_search(key: int) -> None:
     check(key)
 
 
-@pytest.mark.skipif(not LONG, reason="set TTT_ENGINE_LONG=1 to prove every entry again")
+@pytest.mark.long
 @pytest.mark.parametrize("key", sorted(BOARDS))
 def test_every_book_entry_agrees_with_the_search(key: int) -> None:
     check(key)

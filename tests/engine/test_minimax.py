@@ -1,18 +1,18 @@
 """The explorer's counts: plain minimax, alpha-beta, the engine's work, the tree estimate
 and the alpha-beta walk, checked against `analyze` and against each other.
 
-By default a sample of positions; ``TTT_EXPLORER_LONG=1`` checks every 3x3 position
+By default a sample of positions; ``TTT_LONG=1`` checks every 3x3 position
 in play (4,520) and a sample of 4x4 and 5x5 positions near their end.
 """
 
 from __future__ import annotations
 
 import functools
-import os
 import random
 
 import pytest
 
+from tests.engine.reference import every_3x3_position, sample_3x3
 from ttt_tui.engine import Board, GameOverError, Outcome, SearchCancelled, Verdict, analyze, minimax
 from ttt_tui.engine.minimax import (
     INFINITY,
@@ -32,43 +32,6 @@ from ttt_tui.engine.minimax import (
     walk,
 )
 from ttt_tui.engine.solver import solver_for
-
-LONG = os.environ.get("TTT_EXPLORER_LONG") == "1"
-"""Whether to run the exhaustive variants."""
-
-long_only = pytest.mark.skipif(not LONG, reason="set TTT_EXPLORER_LONG=1")
-
-
-@functools.cache
-def every_3x3_position() -> tuple[Board, ...]:
-    """Every 3x3 position in play that a game can reach, in a fixed order."""
-    seen: set[Board] = set()
-
-    def visit(board: Board) -> None:
-        if board in seen or board.is_game_over():
-            return
-        seen.add(board)
-        for cell in board.legal_moves():
-            visit(board.play(cell))
-
-    visit(Board.empty(3))
-    return tuple(sorted(seen, key=lambda b: (b.move_count, str(b))))
-
-
-def sample_3x3(count: int, seed: int = 11) -> list[Board]:
-    """A seeded sample of 3x3 positions in play with at least two marks, from random games
-    (cheap enough to build while the tests are collected)."""
-    rng = random.Random(seed)
-    found: list[Board] = []
-    while len(found) < count:
-        board = Board.empty(3)
-        for _ in range(rng.randint(2, 7)):
-            if board.is_game_over():
-                break
-            board = board.play(rng.choice(board.legal_moves()))
-        if not board.is_game_over() and board not in found:
-            found.append(board)
-    return found
 
 
 def near_end(n: int, empty: int, count: int, seed: int) -> list[Board]:
@@ -106,7 +69,7 @@ def test_the_empty_board_tree_has_549_946_positions() -> None:
     assert tree_size(Board.empty(3)) == 549_946
 
 
-@long_only
+@pytest.mark.long
 def test_plain_minimax_on_the_empty_board_visits_549_946_positions() -> None:
     count = plain_minimax(Board.empty(3))
     assert (count.nodes, count.finished) == (549_946, True)
@@ -271,7 +234,7 @@ def test_a_finished_game_cannot_be_counted() -> None:
 # The long run --------------------------------------------------------------------------------
 
 
-@long_only
+@pytest.mark.long
 def test_every_3x3_position_agrees_with_analyze() -> None:
     """Plain minimax and alpha-beta find the engine's value on all 4,520 positions in play;
     the walk ends with alpha-beta's counts; plain minimax visits the whole tree."""
@@ -285,7 +248,7 @@ def test_every_3x3_position_agrees_with_analyze() -> None:
         assert (done.nodes, done.cuts) == (pruned.nodes, pruned.cuts), board
 
 
-@long_only
+@pytest.mark.long
 @pytest.mark.parametrize("n", [4, 5])
 def test_bigger_boards_near_their_end_agree_with_analyze(n: int) -> None:
     for board in near_end(n, WALK_EMPTY, 40, seed=n):

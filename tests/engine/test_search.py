@@ -419,7 +419,7 @@ def test_cancelled_search_raises_and_leaves_the_memo_sound() -> None:
         choose_move(Board.empty(), Difficulty.HARD, random.Random(0), cancelled=always)
 
     # Cancelled part-way through, a search leaves a partly filled table behind
-    # (tests/test_engine_progress.py does that on 5x5, where a search is long enough).
+    # (tests/engine/test_progress.py does that on 5x5, where a search is long enough).
     solver.clear_tables()
     assert analyze(Board.empty(), cancelled=lambda: False).best == tuple(range(9))
     wrong = analysis_mismatches()

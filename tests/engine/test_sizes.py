@@ -1,6 +1,6 @@
 """The engine on 4x4 and 5x5: agreement with a simple solver, symmetry, Hard's play.
 
-The default run samples; ``TTT_ENGINE_LONG=1`` runs the long versions
+The default run samples; ``TTT_LONG=1`` runs the long versions (marked ``long``)
 (thousands of positions, many games), as CI's engine step does.
 """
 
@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import functools
 import itertools
-import os
 import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.engine_reference import Reference, rank
+from tests.engine.reference import Reference, rank
 from ttt_tui.engine import (
     SIZES,
     Board,
@@ -28,11 +27,6 @@ from ttt_tui.engine import (
     choose_move,
     evaluate,
 )
-
-LONG = os.environ.get("TTT_ENGINE_LONG") == "1"
-"""Whether to run the long versions of these tests."""
-
-long_only = pytest.mark.skipif(not LONG, reason="set TTT_ENGINE_LONG=1 for the long version")
 
 BIG = [4, 5]
 """The board sizes this file is about (3x3 has its exhaustive proofs elsewhere)."""
@@ -80,7 +74,7 @@ def test_analyze_agrees_with_the_simple_solver(n: int, empties: int, count: int)
     assert not wrong, f"{len(wrong)} of {count} differ, e.g. {wrong[:2]}"
 
 
-@long_only
+@pytest.mark.long
 @pytest.mark.parametrize(("n", "empties", "count"), LONG_SAMPLES)
 def test_analyze_agrees_with_the_simple_solver_long(n: int, empties: int, count: int) -> None:
     """The same, on thousands of positions."""
@@ -265,7 +259,7 @@ def test_hard_never_loses_and_keeps_every_value_on_5x5() -> None:
     assert results == {"won": 1, "drawn": 1, "lost": 0}
 
 
-@long_only
+@pytest.mark.long
 @pytest.mark.parametrize(("n", "games"), [(4, 40), (5, 8)])
 def test_hard_never_loses_and_keeps_every_value_long(n: int, games: int) -> None:
     """The same over many seeded games."""

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.terminal import ROOT
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Mode, Settings
@@ -49,7 +50,7 @@ WRITER = textwrap.dedent(
     from ttt_tui.play.results import Result
     from ttt_tui.play.settings import Mode
     from ttt_tui.storage import GameRecord, Store
-    from tests.test_storage_shared import OWNED
+    from tests.storage.test_shared import OWNED
 
     data, writer, games = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     field, values = OWNED[writer]
@@ -74,7 +75,7 @@ WRITER = textwrap.dedent(
 
 def run_writers(data: Path, writers: int, games: int) -> list[list[str]]:
     """Start the writers, let them go at once, and return what each acknowledged."""
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     env = {**os.environ, "PYTHONPATH": str(root)}
     procs = [
         subprocess.Popen(

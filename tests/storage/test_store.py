@@ -21,6 +21,7 @@ from typing import Any
 import platformdirs
 import pytest
 
+from tests.support.terminal import ROOT
 from ttt_tui.engine import Difficulty, Player, Status
 from ttt_tui.play.game import Game, ended_game
 from ttt_tui.play.results import Result, stats_outcome
@@ -1336,7 +1337,7 @@ def test_killed_writer_never_leaves_a_damaged_file(tmp_path: Path) -> None:
     """
     rng = random.Random(20261122)
     data = tmp_path / "data"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("TTT_TUI_DATA_DIR", None)
     games_so_far = 0
     waited_for = 0

@@ -37,3 +37,8 @@ def plain_environment(
         if name in CLEARED or (name.startswith("TEXTUAL_") and name not in KEPT):
             clear(name)
     set_variable("TERM", TERM)
+
+
+LONG = os.environ.get("TTT_LONG") == "1"
+"""Whether the tests marked ``long`` run: the exhaustive and slow checks, which
+`.ci/run` runs (``TTT_LONG=1 pytest -m long``) wherever they live."""

@@ -1,7 +1,7 @@
 """The explorer's words: tactics read off the board, why a move is worth what it is, the
 best line, Hard's guarantee, the walk in words, and the tree as text and JSON.
 
-By default a sample; ``TTT_EXPLORER_LONG=1`` explains every move of every 3x3 position
+By default a sample; ``TTT_LONG=1`` explains every move of every 3x3 position
 in play and checks Hard's guarantee on all of them.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_explain_minimax import LONG, every_3x3_position, long_only, sample_3x3
+from tests.engine.reference import every_3x3_position, sample_3x3
 from ttt_tui.engine import (
     Board,
     Outcome,
@@ -328,9 +328,8 @@ def test_a_5x5_tree_keeps_unknown_lengths_unknown(monkeypatch: pytest.MonkeyPatc
 # The long run --------------------------------------------------------------------------------
 
 
-@long_only
+@pytest.mark.long
 def test_every_3x3_move_is_explained_and_every_guarantee_holds() -> None:
-    assert LONG
     for board in every_3x3_position():
         check_why(board)
         check_guarantee(board)

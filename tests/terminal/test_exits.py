@@ -20,7 +20,6 @@ from tests.support import play as play_keys
 from tests.support.terminal import child_pids, game_in_a_terminal, running, wait_until
 from ttt_tui.storage import Store
 
-ROOT = Path(__file__).resolve().parents[1]
 DEADLINE = 20.0
 """Seconds the real program may take to start, or to end once told, before the test fails."""
 

@@ -1,6 +1,6 @@
 """Fuzz the installed `ttt-tui` in a real pseudo-terminal with raw bytes (issue 8).
 
-The Pilot fuzz (`test_fuzz.py`) posts events straight into the app, so it never
+The Pilot fuzz (`tests/ui/test_fuzz.py`) posts events straight into the app, so it never
 exercises Textual's driver. This one starts the `ttt-tui` console script next to
 ``sys.executable`` in a pseudo-terminal, as a person's terminal emulator would,
 and writes to it what such a terminal sends: printable keys and every bound key,
@@ -837,7 +837,7 @@ class TerminalFuzzer:
             f"{where}\n"
             f"exit status: {terminal.proc.poll()}; window {terminal.size[0]}x{terminal.size[1]}\n"
             f"repeat: TTT_TERM_FUZZ_SEEDS={self.seed} TTT_TERM_FUZZ_EVENTS={self.events}"
-            f" pytest tests/test_terminal_fuzz.py\n"
+            f" pytest tests/terminal/test_fuzz.py\n"
             f"last events:\n  " + "\n  ".join(self.recent) + "\n"
             f"screen:\n{screen}\n"
             f"crash reports:\n{reports or '(none)'}\n"

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
 
 import pytest
 
+from tests.support.terminal import ROOT
 from tools import searchbench
 from ttt_tui.engine import Board, coordinate
 from ttt_tui.teach.explorer import Explorer
@@ -168,12 +168,11 @@ def test_cpu_is_shown_as_a_share_of_one_core() -> None:
     assert searchbench.Busy(2.0, 1.9, 0.0).shares() == ("95%", "0%")
 
 
-@pytest.mark.skipif(
-    not os.environ.get("TTT_BENCH_LONG"), reason="three games in ptys: set TTT_BENCH_LONG=1"
-)
+@pytest.mark.long  # three games in ptys
 def test_a_quick_run_prints_every_table_and_goal() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "tools.bench", "--search", "--quick"],
+        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=600,

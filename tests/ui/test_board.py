@@ -3,6 +3,7 @@ does there, and that it repaints only the squares whose look changed."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -15,8 +16,19 @@ from textual.containers import Grid
 from textual.geometry import Offset
 from textual.widget import Widget
 
-from tests.support import SIZE, drag
-from ttt_tui.engine import Board, Cell
+from tests.support import (
+    SIZE,
+    ScriptedAI,
+    board_view,
+    drag,
+    make_app,
+    play,
+    play_a_game,
+    score_total,
+    start,
+)
+from ttt_tui.engine import Board, Cell, Player
+from ttt_tui.storage import Store
 from ttt_tui.widgets.board import GUTTER, BoardView, spans
 from ttt_tui.widgets.square import SquareLook, draw
 
@@ -65,8 +77,8 @@ def test_spans_are_equal_parts_with_exact_gutters(total: int, count: int, gutter
     assert len(parts) == count
     lengths = [length for _, length in parts]
     assert max(lengths) - min(lengths) <= 1
-    for (start, length), (next_start, _) in zip(parts, parts[1:], strict=False):
-        assert next_start - (start + length) == gutter
+    for (begin, length), (next_begin, _) in zip(parts, parts[1:], strict=False):
+        assert next_begin - (begin + length) == gutter
     assert parts[0][0] == 0
     if total >= gutter * (count - 1):
         last_start, last_length = parts[-1]
@@ -178,3 +190,63 @@ async def test_a_change_repaints_only_the_squares_it_changes(
         board.state = replace(board.state, board=Board.empty().play(0), last_move=0)
         await pilot.pause()
         assert drawn == ["1"]
+
+
+def hues(svg: str) -> set[str]:
+    """Colours in a screenshot that are not a grey, leaving out the window's title-bar dots."""
+    svg = re.sub(r"<circle[^>]*/>", "", svg)
+    found = set()
+    for colour in re.findall(r"#([0-9a-fA-F]{6})\b", svg):
+        r, g, b = (int(colour[i : i + 2], 16) for i in (0, 2, 4))
+        # Rich's SVG draws default-coloured text in #c5c8c6: grey to any eye.
+        if max(r, g, b) - min(r, g, b) > 4:
+            found.add(f"#{colour.lower()}")
+    return found
+
+
+async def screenshot(play: bool) -> tuple[str, dict[Player, str]]:
+    """The screen, after a whole game if ``play``, and how an X cell and an O cell are drawn."""
+    app = make_app(store=Store(enabled=False), seed=1)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await start(pilot)
+        if play:
+            await play_a_game(pilot, screen)
+            assert score_total(screen) == 1
+        drawn: dict[Player, str] = {}
+        board = screen.query_one(BoardView)
+        for cell, look in enumerate(board.looks):
+            if look.mark is not None:
+                drawn.setdefault(look.mark, board.square_text(cell))
+        return app.export_screenshot(), drawn
+
+
+async def test_with_no_color_the_cursor_is_marked_in_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In greys the cursor and a hinted square had the same background: the cursor
+    square now shows its number between pointers, whatever the colours."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(ScriptedAI(0))
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play(pilot, "5", "i", "right")
+        board = board_view(pilot)
+        assert board.cursor == 5
+        hinted = [c for c, look in enumerate(board.looks) if look.hint and c != 5]
+        assert hinted
+        shown = [line.strip() for line in board.square_text(5).splitlines() if line.strip()]
+        assert shown[0] == "▶ 6 ◀"
+        for cell in hinted:
+            assert "▶" not in board.square_text(cell)
+
+
+async def test_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    """NO_COLOR=1: a whole game in greys only, with X and O told apart by their shapes."""
+    coloured, _ = await screenshot(play=False)
+    assert hues(coloured), "the check must see colour when there is some"
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    plain, drawn = await screenshot(play=True)
+    assert hues(plain) == set()
+    assert set(drawn) == {Player.X, Player.O}
+    x, o = drawn[Player.X], drawn[Player.O]
+    assert x.strip() and o.strip()
+    assert x != o

@@ -3,7 +3,7 @@ lazily; the tabs follow the selection; counts run in the background and stop on 
 and the game waits underneath, exactly as it was, until the explorer closes.
 
 Each test walks through several things in one app, to keep the suite quick;
-``TTT_EXPLORER_LONG=1`` adds one with the real search process counting.
+``TTT_LONG=1`` adds one with the real search process counting.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from tests.support import (
     start,
     until,
 )
-from tests.test_explain_minimax import long_only
 from ttt_tui.engine import (
     Analysis,
     Board,
@@ -411,7 +410,7 @@ async def plain_minimax_seen_counting(explorer: ExplorerScreen) -> bool:
     return False
 
 
-@long_only
+@pytest.mark.long
 async def test_the_interface_answers_keys_while_the_search_process_counts() -> None:
     """With the real search process counting plain minimax on a 4x4 position (a million
     positions), the tree's cursor still moves and the board follows at once: the count

@@ -668,7 +668,7 @@ class Fuzzer:
             + (f"earlier events since the app was last at rest:\n{earlier}" if earlier else "")
             + f"last events:\n{recent}\n"
             f"repeat: TTT_FUZZ_SEEDS={self.seed} TTT_FUZZ_EVENTS={self.total}"
-            + " pytest tests/test_fuzz.py"
+            + " pytest tests/ui/test_fuzz.py"
         )
 
     async def step(self, event: Event) -> None:

@@ -12,15 +12,40 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import threading
 from collections.abc import Callable
 
 import pytest
 from textual.message import Message
 from textual.pilot import Pilot
 
-from tests.support import SIZE, GatedAI, StaleWatch, make_app, marks, settle, start
-from ttt_tui.engine import Board, Difficulty, Player
+from tests.support import (
+    SIZE,
+    GatedAI,
+    Notes,
+    StaleWatch,
+    cells_with,
+    click_square,
+    looks,
+    make_app,
+    marks,
+    settle,
+    shown_marks,
+    start,
+    status,
+)
+from ttt_tui.engine import (
+    Analysis,
+    Board,
+    CancelCheck,
+    Difficulty,
+    Player,
+    analyze,
+)
+from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.screens.game import GameScreen
+from ttt_tui.screens.help import HelpScreen
+from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.status import StatusLine
 
@@ -254,3 +279,206 @@ async def click_mark(pilot: Pilot[None], mark: Player) -> bool:
     index = [value for value, _ in choice.options].index(mark)
     region = choice.option_region(index).translate(choice.content_offset)
     return await pilot.click("#mark", offset=(region.x + region.width // 2, region.y))
+
+
+# The bigger boards ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "board_after"),
+    [("board", Board.empty(4)), ("new game", Board.empty(5)), ("undo", Board.empty(5))],
+    ids=["board", "new-game", "undo"],
+)
+async def test_a_change_during_a_5x5_search_stops_it_and_the_game_goes_on(
+    change: str, board_after: Board
+) -> None:
+    ai = GatedAI(*PREFERENCE)
+    app = make_app(ai, difficulty=Difficulty.HARD, board=BoardSize.FIVE, seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await pilot.press("1", "3")  # square 13, c3
+        call = await ai.next_call(1)
+        assert call.board == Board.empty(5).play(12)
+        assert screen.session.thinking
+
+        if change == "board":
+            screen.action_board(4)
+        elif change == "new game":
+            await pilot.press("n")
+        else:
+            await pilot.press("u")
+        assert await asyncio.to_thread(call.saw_cancel.wait, 10)
+        assert screen.session.game.board == board_after
+        assert not screen.session.thinking
+
+        # Playable at once: the computer answers on the board in play.
+        ai.release_all()
+        await pilot.press("6")
+        await settle(pilot)
+        board = screen.session.game.board
+        assert (board.n, len(screen.session.game.moves)) == (board_after.n, 2)
+        assert board[5] is not None
+        assert call.result is None  # the old search gave up and returned nothing
+        assert all(c.board.n == board_after.n for c in ai.asked[1:])
+
+
+async def test_a_4x4_move_already_posted_when_the_person_undoes_is_dropped() -> None:
+    ai = GatedAI(*PREFERENCE)
+    app = make_app(ai, difficulty=Difficulty.HARD, board=BoardSize.FOUR, seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        watch = PostWatch(screen)
+        dropped = StaleWatch(screen.session)
+        await pilot.press("1", "1")  # square 11, c3
+        call = await ai.next_call(1)
+        call.gate.set()
+        await watch.after_the_next_move(pilot, screen.action_undo)
+        await pilot.pause()
+        assert dropped.count == 1
+        assert screen.session.game.moves == []
+        assert screen.session.game.redo_stack == [[10]]
+        ai.release_all()
+        await settle(pilot)
+        assert screen.session.game.moves == []  # nothing else came
+
+
+async def wait_for(event: threading.Event) -> None:
+    """Await a thread's event without blocking the app's loop."""
+    assert await asyncio.to_thread(event.wait, 10), "the worker never got there"
+
+
+class HeldAnalysis:
+    """The real `analyze`, held back in the worker thread until the test lets it go.
+
+    The first call is held until `first_done`; later calls until `later_done`.
+    It ignores cancellation, as a search that is nearly done would.
+    """
+
+    def __init__(self) -> None:
+        self.boards: list[Board] = []
+        """The boards analysed, in order."""
+        self.first_started = threading.Event()
+        self.first_done = threading.Event()
+        self.later_done = threading.Event()
+
+    def __call__(self, board: Board, cancelled: CancelCheck | None = None) -> Analysis:
+        self.boards.append(board)
+        result = analyze(board)
+        if len(self.boards) == 1:
+            self.first_started.set()
+            gate = self.first_done
+        else:
+            gate = self.later_done
+        assert gate.wait(10), "the test never let the analysis finish"
+        return result
+
+
+async def test_a_difficulty_change_while_the_ai_thinks_restarts_its_move() -> None:
+    ai = GatedAI(4)
+    app = make_app(ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await pilot.press("1")
+        await ai.next_call(1)
+        assert status(pilot).message == "Thinking… (Medium)"
+        await pilot.press("d")
+        await ai.next_call(2)
+        assert status(pilot).message == "Thinking… (Hard)"
+        ai.release_all()
+        await settle(pilot)
+        assert ai.difficulties == [Difficulty.MEDIUM, Difficulty.HARD]
+        assert marks(screen) == "X...O...."
+        assert screen.session.game.moves == [0, 4]
+
+
+async def test_moves_are_refused_while_the_ai_thinks_but_the_ui_stays_live() -> None:
+    ai = GatedAI(4)
+    app = make_app(ai)
+    notes = Notes(app)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await start(pilot)
+        await pilot.press("1")
+        await ai.next_call(1)
+        assert screen.session.thinking
+        assert status(pilot).message == "Thinking… (Medium)"
+
+        await pilot.press("9")
+        assert await click_square(pilot, 2)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert marks(screen) == "X........"
+        assert shown_marks(pilot) == "X........"
+        assert any("Wait" in text for text in notes.messages)
+
+        board_view = screen.query_one(BoardView)
+        cursor = board_view.cursor
+        await pilot.press("down")
+        assert board_view.cursor == (cursor + 3) % 9
+        assert cells_with(pilot, "-cursor") == {board_view.cursor}
+
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert app.screen is screen
+        assert marks(screen) == "X........"
+
+        ai.release_all()
+        await settle(pilot)
+        assert marks(screen) == "X...O...."
+        assert status(pilot).message == "Your move (X)"
+        assert ai.difficulties == [Difficulty.MEDIUM]
+
+
+async def test_a_coach_analysis_that_lands_after_a_move_is_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The analysis of the empty board finishes while X's first move is being played:
+    it arrives for a position that is gone, and no verdict of it is shown."""
+    held = HeldAnalysis()
+    app = make_app(settings=Settings(mode=Mode.TWO_PLAYERS, coach=True), analyzer=held)
+    seen: list[Message] = []
+    async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, GameScreen)
+        await wait_for(held.first_started)
+        assert held.boards == [Board.empty()]
+
+        # The moment the worker posts its analysis, before the screen reads it, X
+        # plays (as a click does): the analysis reaches the screen after the move,
+        # the worst moment for it.
+        posted: list[GameScreen.AnalysisReady] = []
+        post = screen.post_message
+
+        def noting_post(message: Message) -> bool:
+            queued = post(message)
+            if isinstance(message, GameScreen.AnalysisReady):
+                posted.append(message)
+                if len(posted) == 1:
+                    screen.apply(screen.session.play(0))
+            return queued
+
+        monkeypatch.setattr(screen, "post_message", noting_post)
+        held.first_done.set()
+        for _ in range(100):
+            if posted and any(message is posted[0] for message in seen):
+                break
+            await pilot.pause()
+        else:
+            raise AssertionError("the stale analysis never reached the screen")
+        await pilot.pause()
+
+        # Its verdicts, for the empty board, would put one on X's square.
+        assert marks(screen) == "X........"
+        assert posted[0].analysis.board == Board.empty()
+        assert screen.session.analysis is None
+        assert screen.query_one(BoardView).state.verdicts == {}
+        assert all(look.verdict is None for look in looks(pilot))
+
+        # The analysis of the board on screen is the one that shows.
+        held.later_done.set()
+        await settle(pilot)
+        assert held.boards == [Board.empty(), Board.parse("X........")]
+        expected = dict(analyze(Board.parse("X........")).moves)
+        assert screen.query_one(BoardView).state.verdicts == expected
+        assert looks(pilot)[0].verdict is None

@@ -6,7 +6,7 @@ Keys, not clicks, drive the game: a click leaves the mouse hovering over a cell.
 
 After an intended change to the look, regenerate and review:
 
-    pytest tests/test_snapshots.py --snapshot-update
+    pytest tests/ui/test_snapshots.py tests/ui/test_snapshots_features.py --snapshot-update
 """
 
 from __future__ import annotations

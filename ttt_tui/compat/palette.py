@@ -5,7 +5,7 @@ Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
 A real terminal delivers a double click, or a key and a click, in one read.
 Textual 8.2.8's palette crashed the app on such races, all found by the
 real-terminal fuzz (tests/terminal/test_fuzz.py) and each reproduced in
-tests/ui/test_palette.py:
+tests/compat/test_palette.py:
 
 - a second click on the background (or a second Enter) closed it twice, and
   the second close popped the game screen under it (`ScreenStackError`);
