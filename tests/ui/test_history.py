@@ -18,7 +18,9 @@ from tests.support import (
     settle,
     shown_marks,
     start,
+    start_blocked,
     status,
+    until,
 )
 from ttt_tui.engine import Player
 from ttt_tui.play.settings import BoardSize, Mode, Settings
@@ -252,3 +254,24 @@ async def test_the_latest_move_is_on_screen_in_a_short_terminal() -> None:
         assert sidebar.y <= row < sidebar.bottom, (row, sidebar)
         widget, _ = screen.get_widget_at(history.region.x + 2, row)
         assert widget is screen.query_one("#history-lines")
+
+
+async def test_moves_made_under_a_dialog_leave_the_latest_in_view() -> None:
+    """AI vs AI plays on under the help (or the palette, as when it was chosen there):
+    the list scrolled once after a refresh, which under a dialog came before the layout
+    that made room for the new lines, and stopped short of them (a real terminal showed
+    moves 1 to 6 of 8, now and then, after AI vs AI was picked in the palette)."""
+    ai = GatedAI(0, 2, 1, 5, 3, 4, 8, 7, 6)
+    app = make_app(ai, Settings(mode=Mode.AI_VS_AI))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_blocked(pilot, ai)
+        await pilot.press("question_mark")
+        ai.release_all()
+        await until(pilot, lambda: screen.session.game.is_over, "the game to end")
+        await pilot.press("escape")
+        await settle(pilot)
+        history = screen.query_one(History)
+        assert len(screen.session.game.moves) > history.size.height  # the list must scroll
+        await until(
+            pilot, lambda: history.scroll_y == history.max_scroll_y > 0, "the latest move in view"
+        )

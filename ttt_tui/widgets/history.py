@@ -59,6 +59,9 @@ class History(VerticalScroll, can_focus=False):
     record: reactive[MoveList] = reactive(MoveList, repaint=False)
     """The moves played and the moves taken back, on a board of a given size."""
 
+    _follow = 0
+    """The line the list keeps at its top: the one before the latest move."""
+
     def compose(self) -> ComposeResult:
         yield Static(id="history-lines")
 
@@ -100,4 +103,18 @@ class History(VerticalScroll, can_focus=False):
             lines.append(Text(line, undone))
         text = Text("\n", no_wrap=True, overflow="ellipsis").join(lines)
         target.update(text)
-        self.call_after_refresh(self.scroll_to, y=max(0, last - 1), animate=False)
+        self._follow = max(0, last - 1)
+        self.call_after_refresh(self._show_latest)
+
+    def watch_virtual_size(self) -> None:
+        """The lines grew or shrank: the latest move may have gone out of view."""
+        self._show_latest()
+
+    def _show_latest(self) -> None:
+        """Scroll to the latest move, with the one before it above it.
+
+        Once after the next refresh, and again whenever the lines' size changes: under
+        a dialog the refresh comes before the layout that makes room for a new line,
+        and a scroll then stopped short of it (AI vs AI picked in the palette showed
+        moves 1 to 6 of 8, now and then)."""
+        self.scroll_to(y=self._follow, animate=False)
