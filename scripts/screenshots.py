@@ -134,7 +134,9 @@ async def take(shot: Shot, out: Path) -> Path:
             await pilot.press(key)
             await settle(pilot)
         await pilot.wait_for_scheduled_animations()
-        await pilot.pause()
+        # What widgets do after the next refresh (the move list scrolling to the last
+        # move) comes a frame or two later.
+        await pilot.pause(0.2)
         return Path(app.save_screenshot(filename=f"{shot.name}.svg", path=str(out)))
 
 
