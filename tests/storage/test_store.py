@@ -1324,7 +1324,7 @@ WRITER = textwrap.dedent(
 KILLS = int(os.environ.get("TTT_STORAGE_KILLS") or 10)
 """Writer lives the kill test ends with SIGKILL: 10 in the normal suite (kills before
 the first save and after one and two saves among them); ``TTT_STORAGE_KILLS`` for
-more (`.ci/run` runs 40)."""
+more (40 kills a writer at many more moments)."""
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")

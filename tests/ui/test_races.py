@@ -51,8 +51,8 @@ from ttt_tui.widgets.status import StatusLine
 
 ROUNDS = int(os.environ.get("TTT_RACE_ROUNDS") or 1)
 """Times the stress test runs each (change, way) pair: once in the normal suite, so
-every pair is raced; ``TTT_RACE_ROUNDS`` for more (`.ci/run` runs 5: each round plays
-from the position the last one left, so later rounds race on other boards)."""
+every pair is raced; ``TTT_RACE_ROUNDS`` for more (each round plays from the position
+the last one left, so later rounds race on other boards)."""
 CHANGES = ("new game", "difficulty", "mark")
 WAYS = ("forced", "held", "loose")
 PREFERENCE = (4, 0, 2, 6, 8, 1, 3, 5, 7)

@@ -8,7 +8,7 @@ Three files live in the data directory (`default_data_dir`):
     All-time counts by mode and difficulty (`Stats`).
 ``games.jsonl``
     One JSON object a line for every finished or abandoned game (`GameRecord`),
-    and a ``{"version": 1, "stats_reset": TIME}`` line where the stats were
+    and a ``{"version": 2, "stats_reset": TIME}`` line where the stats were
     reset (`Store.reset_stats`).
 
 The modules, each importing only the ones before it:
