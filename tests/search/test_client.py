@@ -7,7 +7,6 @@ import asyncio
 import os
 import random
 import signal
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -23,14 +22,6 @@ LONG = Board.parse(".......O......X.......X..")
 to be cancelled, preempted or killed while it runs."""
 MEDIUM = Board.parse("..X.......XO.........XO..")
 """A 5x5 position analysed in about a second from cold."""
-
-
-@pytest.fixture
-async def searcher() -> AsyncIterator[SearchProcess]:
-    process = SearchProcess()
-    process.start()
-    yield process
-    process.close()
 
 
 async def running(searcher: SearchProcess, reports: list[Progress]) -> None:

@@ -4,7 +4,6 @@ computer's moves and the analyses, cancellable, with progress."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -14,14 +13,6 @@ from ttt_tui.search.client import SearchProcess, ThreadSearcher
 
 LONG_COUNT = Board.parse("X...O......X....")
 """A 4x4 position plain minimax cannot finish: it counts to its budget, seconds of work."""
-
-
-@pytest.fixture
-async def searcher() -> AsyncIterator[SearchProcess]:
-    process = SearchProcess()
-    process.start()
-    yield process
-    process.close()
 
 
 async def reported(reports: list[CountProgress]) -> None:
