@@ -11,6 +11,7 @@ entries against the search again.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import time
 from collections.abc import Sequence
@@ -63,6 +64,13 @@ def entry(board: Board) -> tuple[str, int, int]:
     return verdict.outcome.value, verdict.plies, sum(1 << perm[c] for c in moves)
 
 
+def digest(entries: dict[int, tuple[str, int, int]]) -> str:
+    """The SHA-256 of a book's entries, in key order: written beside the book, so that a
+    change to any entry that the search did not prove is seen (the book's test)."""
+    text = "\n".join(f"{key}: {value!r}" for key, value in sorted(entries.items()))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def render(entries: dict[int, tuple[str, int, int]]) -> str:
     """The source of ``ttt_tui/engine/opening.py``."""
     lines = [
@@ -76,9 +84,15 @@ def render(entries: dict[int, tuple[str, int, int]]) -> str:
         f"MARKS = {BOOK_MARKS}",
         '"""Positions with at most this many marks are in the book."""',
         "",
+        f'DIGEST = "{digest(entries)}"',
+        '"""The SHA-256 of the entries as they were proven (``tools.book.digest``)."""',
+        "",
         "BOOK: dict[int, tuple[str, int, int]] = {",
     ]
-    lines += [f"    {key}: {value!r}," for key, value in sorted(entries.items())]
+    lines += [
+        f'    {key}: ("{outcome}", {plies}, {mask}),'
+        for key, (outcome, plies, mask) in sorted(entries.items())
+    ]
     lines += ["}", ""]
     return "\n".join(lines)
 

@@ -8,6 +8,9 @@ canonical orientation."""
 MARKS = 2
 """Positions with at most this many marks are in the book."""
 
+DIGEST = "27202e56a45a5cf8fc1585003e50f6f7287f58100c335d24f043e9841946dc4b"
+"""The SHA-256 of the entries as they were proven (``tools.book.digest``)."""
+
 BOOK: dict[int, tuple[str, int, int]] = {
     0: ("draw", 25, 33554431),
     33554432: ("draw", 24, 33554430),
