@@ -23,6 +23,7 @@ from ttt_tui.engine import (
 )
 from ttt_tui.engine.minimax import Count, Estimate, Search, StepKind, walk
 from ttt_tui.teach.explain import (
+    Ply,
     at_least,
     best_line,
     big_number,
@@ -35,6 +36,7 @@ from ttt_tui.teach.explain import (
     step_words,
     summary,
     tactic,
+    tactic_tag,
     threats,
     tree_json,
     tree_lines,
@@ -93,6 +95,19 @@ def test_tactics_are_what_the_board_says(board: Board) -> None:
     ("position", "square", "expected"),
     [
         (
+            "........X",
+            "c1",
+            "O c1 loses in 6 (b2 draws): X answers a1, threatening b2, then O b2, blocking"
+            " a1–c3 and threatening a3, then X a3, which threatens a2 and b3 at once (a"
+            " fork); O can block only one.",
+        ),
+        (
+            "X...O...X",
+            "c1",
+            "O c1 loses in 4 (b1 draws): it threatens a3; X answers a3, which threatens a2"
+            " and b3 at once (a fork); O can block only one.",
+        ),
+        (
             "XOO..X.X.",
             "a2",
             "O a2 loses in 4: X answers c3, which threatens b2 and a3 at once (a fork);"
@@ -143,7 +158,8 @@ def test_every_why_starts_with_the_move_and_its_proven_value(board: Board) -> No
 def check_why(board: Board) -> None:
     analysis = analyze(board)
     for cell, verdict in analysis.moves.items():
-        text = why(analysis, cell, best_line(board.play(cell), analyze))
+        line = best_line(board.play(cell), analyze)
+        text = why(analysis, cell, line)
         name = f"{board.to_move.value} {coordinate(cell, board.n)} "
         assert text.startswith(name), text
         said = text[len(name) :]
@@ -154,6 +170,54 @@ def check_why(board: Board) -> None:
         assert text.endswith(".")
         if "(a fork)" in text:
             assert verdict.outcome is not Outcome.DRAW, text
+        # A fork that decides the game, the move's own or the one its line comes to, is
+        # named as one: a move that blocks and forks is a fork first.
+        own = tactic(board, cell)
+        if verdict.outcome is Outcome.WIN and own.fork and not own.completes:
+            assert "(a fork)" in text, text
+        decisive = next((ply for ply in line if decides(ply)), None)
+        if decisive is not None and not tactic(decisive.board, decisive.cell).completes:
+            assert "(a fork)" in text, text
+            assert "a fork" in tactic_tag(decisive), tactic_tag(decisive)
+
+
+def decides(ply: Ply) -> bool:
+    """Whether a ply of a best line decides the game: a winning move that completes a
+    line or makes a fork."""
+    t = tactic(ply.board, ply.cell)
+    return ply.verdict.outcome is Outcome.WIN and bool(t.completes or t.fork)
+
+
+TAGS = {
+    ("........X", 2): [
+        ("X a1", "threatens b2"),
+        ("O b2", "blocks a1–c3, threatens a3"),
+        ("X a3", "blocks c1–a3; a fork: threatens a2 and b3"),
+        ("O b1", "threatens b3"),
+        ("X a2", "completes a1–a3"),
+    ],
+    ("XO.......", 4): [
+        ("O c3", "forced: blocks a1–c3"),
+        ("X a2", "a fork: threatens c2 and a3"),
+        ("O c1", "threatens c2"),
+        ("X c2", "completes a2–c2"),
+    ],
+    ("X.O.X....", 8): [
+        ("X c2", "blocks c1–c3, threatens a2"),
+        ("O a2", "forced: blocks a2–c2"),
+        ("X b1", "threatens b3"),
+        ("O b3", "blocks b1–b3, threatens a3"),
+        ("X a3", "forced: blocks a3–c3"),
+    ],
+}
+"""The best line after chosen moves, each ply with its tag, word for word: a fork that
+also blocks, a forced block, a draw's blocks."""
+
+
+@pytest.mark.parametrize(("position", "cell"), TAGS, ids=lambda value: str(value))
+def test_chosen_best_lines_are_tagged_word_for_word(position: str, cell: int) -> None:
+    line = best_line(Board.parse(position).play(cell), analyze)
+    assert [(ply.name, tactic_tag(ply)) for ply in line] == TAGS[position, cell]
 
 
 def test_a_position_is_summed_up_by_its_moves() -> None:
