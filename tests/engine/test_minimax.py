@@ -194,6 +194,16 @@ def test_scores_and_verdicts_translate_both_ways() -> None:
 # The engine's work ---------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("position", "nodes"), [(".........", 42), ("X........", 23), ("X...O....", 17)]
+)
+def test_the_engine_s_counts_shown_to_learners_are_pinned(position: str, nodes: int) -> None:
+    """The positions the engine expands from empty tables, as the Search tab shows them
+    beside plain minimax's 549,946: a slip in its tables or its depths moves them."""
+    count = engine_count(Board.parse(position))
+    assert (count.nodes, count.finished) == (nodes, True)
+
+
 def test_the_engine_count_is_from_empty_tables_and_leaves_the_game_s_alone() -> None:
     board = Board.parse("X...O....")
     solver = solver_for(3, 3, board.geometry.lines)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from ttt_tui.engine import Difficulty, Player, analyze
+from ttt_tui.engine import Board, Difficulty, Player, analyze
 from ttt_tui.play.game import EndedGame
 from ttt_tui.play.results import Result
 from ttt_tui.play.session import (
@@ -195,3 +195,21 @@ def test_the_view_is_a_value_that_changes_only_with_the_session() -> None:
     session.play(0)
     assert session.view() != first
     assert first.moves == ()
+
+
+def test_an_analysis_for_a_position_that_is_gone_is_dropped() -> None:
+    """The coach's analysis of the empty board comes after X has played: dropped, and no
+    verdict of it shown; the analysis of the position now is asked for and shown."""
+    session = make_session(mode=Mode.TWO_PLAYERS, coach=True)
+    (old,) = session.requests()
+    assert isinstance(old, AnalysisRequest) and old.board == Board.empty()
+    played = session.play(0)
+    assert isinstance(played, Changed) and played.cancel == frozenset({Work.ANALYSIS})
+    assert session.apply_analysis(old.token, analyze(old.board)) is None
+    assert session.analysis is None
+    assert session.view().board.verdicts == {}
+    (fresh,) = session.requests()
+    assert isinstance(fresh, AnalysisRequest)
+    assert fresh.board == session.game.board and fresh.token != old.token
+    assert isinstance(session.apply_analysis(fresh.token, analyze(fresh.board)), Changed)
+    assert set(session.view().board.verdicts) == set(fresh.board.legal_moves())

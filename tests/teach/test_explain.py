@@ -251,8 +251,12 @@ def test_the_best_line_plays_best_moves_to_the_position_s_result(board: Board) -
 def test_pick_prefers_a_win_then_a_forced_block_then_a_fork() -> None:
     assert pick(analyze(Board.parse("XX.OO...."))) == 2  # win at c1
     assert pick(analyze(Board.parse("X...X..O."))) == 8  # the only block, c3
-    forking = analyze(Board.parse("XO......."))
-    assert tactic(forking.board, pick(forking)).threatens or pick(forking) == forking.best[0]
+    # Equally good moves (all lose in the same time), none a win or a forced block: the
+    # fork, though not first in reading order.
+    for position, fork in (("..OX.XXO.", 1), ("...X.XOOX", 4)):
+        forking = analyze(Board.parse(position))
+        assert forking.best[0] != fork and tactic(forking.board, fork).fork
+        assert pick(forking) == fork
 
 
 # Hard's guarantee ----------------------------------------------------------------------------
