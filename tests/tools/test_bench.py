@@ -161,7 +161,9 @@ def test_ui_quick_run_prints_every_figure_with_consistent_ratios(
     assert list(rows) == list(UI_ROWS)
     for measure, (game, bare, ratio) in rows.items():
         game_s = seconds(game)
-        assert game_s > 0, measure
+        # CPU is read in clock ticks (10 ms): three cursor moves of a few ms each can
+        # come to none in so short a run, on either app; a time on screen never can.
+        assert game_s >= 0 if measure.startswith("CPU") else game_s > 0, measure
         if measure.startswith("play, key to the computer's reply"):
             assert (bare, ratio) == ("—", "—")
             continue
