@@ -33,6 +33,7 @@ from ttt_tui.teach.explain import (
     guarantee_lines,
     pick,
     rank,
+    rough,
     step_words,
     summary,
     tactic,
@@ -95,16 +96,24 @@ def test_tactics_are_what_the_board_says(board: Board) -> None:
     ("position", "square", "expected"),
     [
         (
+            # The better move and the reply take the same square: each named with its mark.
+            "....X....",
+            "b1",
+            "O b1 loses in 6 (O a1 draws): X answers a1, threatening c3, then O c3 (forced:"
+            " it blocks a1–c3), then X a2, which threatens c2 and a3 at once (a fork); O can"
+            " block only one.",
+        ),
+        (
             "........X",
             "c1",
-            "O c1 loses in 6 (b2 draws): X answers a1, threatening b2, then O b2, blocking"
+            "O c1 loses in 6 (O b2 draws): X answers a1, threatening b2, then O b2, blocking"
             " a1–c3 and threatening a3, then X a3, which threatens a2 and b3 at once (a"
             " fork); O can block only one.",
         ),
         (
             "X...O...X",
             "c1",
-            "O c1 loses in 4 (b1 draws): it threatens a3; X answers a3, which threatens a2"
+            "O c1 loses in 4 (O b1 draws): it threatens a3; X answers a3, which threatens a2"
             " and b3 at once (a fork); O can block only one.",
         ),
         (
@@ -128,7 +137,7 @@ def test_tactics_are_what_the_board_says(board: Board) -> None:
         (
             "X.O.X....",
             "b1",
-            "O b1 loses in 2 (c3 draws): it leaves X's threat at c3 open, and X completes"
+            "O b1 loses in 2 (O c3 draws): it leaves X's threat at c3 open, and X completes"
             " a1–c3 next.",
         ),
         ("X.O.X.O..", "c3", "X c3 wins at once: it completes a1–c3."),
@@ -141,7 +150,7 @@ def test_tactics_are_what_the_board_says(board: Board) -> None:
         (
             ".......OX",
             "b1",
-            "X b1 only draws (c1 wins in 5): O answers a1; on the best line the threat is"
+            "X b1 only draws (X c1 wins in 5): O answers a1; on the best line the threat is"
             " blocked at once, and the board fills with no line.",
         ),
     ],
@@ -349,6 +358,19 @@ def test_counts_in_words() -> None:
     )
     assert big_number(549_946) == "549,946"
     assert big_number(2.34e13) == "2.3 × 10^13"
+
+
+def test_an_estimate_is_told_to_two_figures_in_words() -> None:
+    """No false precision: 4,992,647 years is about 5 million years."""
+    assert [rough(value) for value in (7, 750, 12_345, 4_992_647, 2.14e9, 3.4e13)] == [
+        "7",
+        "750",
+        "12 thousand",
+        "5 million",
+        "2.1 billion",
+        "34 trillion",
+    ]
+    assert rough(3.4e15) == "3.4 × 10^15"
 
 
 def test_the_tree_as_text_and_json_agrees_with_analyze() -> None:

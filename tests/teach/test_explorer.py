@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ttt_tui.engine import Board, analyze
-from ttt_tui.engine.minimax import Search, StepKind, alpha_beta, run_count
+from ttt_tui.engine.minimax import Count, Estimate, Search, StepKind, alpha_beta, run_count
 from ttt_tui.teach.explorer import ALL_COUNTED, WALK_TOO_BIG, Explorer, Tab
 
 
@@ -215,3 +215,24 @@ def test_a_view_works_out_only_the_parts_read(monkeypatch: pytest.MonkeyPatch) -
     assert view.heading.startswith("X a2: O to move")
     assert view.board.last_move == 3
     assert view.why[0].startswith("X a2 wins in 5")
+
+
+def test_the_time_plain_minimax_would_take_is_told_without_false_precision() -> None:
+    """Counted to its budget at half a million positions a second, against a tree
+    estimated to take 4,992,647 years: "about 5 million years", not every digit."""
+    board = Board.parse("X...O......X....")
+    explorer = Explorer(board)
+    explorer.set_tab(Tab.SEARCH)
+    years = 365.25 * 86_400 * 4_992_647
+    plain = Count(
+        Search.MINIMAX,
+        nodes=1_000_000,
+        finished=False,
+        verdict=None,
+        seconds=2.0,
+        estimate=Estimate(nodes=500_000 * years, samples=2_000),
+    )
+    explorer.add_count(board, plain)
+    assert explorer.view().counts_note == (
+        "Plain minimax cannot finish here: at this rate, about 5 million years."
+    )

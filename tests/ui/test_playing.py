@@ -37,9 +37,9 @@ from ttt_tui.widgets.history import History
 
 
 def score(pilot: Pilot[None]) -> str:
-    """The score's counts as drawn, under its "This session" label."""
+    """The score's counts as drawn, under its "This session, 3x3" label."""
     label, counts = str(pilot.app.screen.query_one("#score").render()).splitlines()
-    assert label == "This session"
+    assert label == "This session, 3x3"
     return counts
 
 

@@ -61,7 +61,7 @@ CUT_TIP = "alpha-beta walk: back to the previous cut / on to the next"
 class ExplorerScreen(BaseScreen[None]):
     """The game tree of a position, a small board, and five tabs that explain it.
 
-    Opened from the game (``e``, the palette, the help) on the position in play;
+    Opened from the game (``e``, or the palette) on the position in play;
     Escape (or ``e``) goes back to the game, which has waited as it was.
     """
 

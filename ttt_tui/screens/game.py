@@ -42,6 +42,22 @@ def is_too_small(width: int, height: int, board: BoardSize = BoardSize.THREE) ->
     return width < min_width or height < min_height
 
 
+OPPONENTS = {
+    Mode.HUMAN_VS_AI: "vs minimax",
+    Mode.TWO_PLAYERS: "2 players",
+    Mode.AI_VS_AI: "minimax vs minimax",
+}
+"""Who plays, as the title says it."""
+
+
+def subtitle(board: BoardSize, mode: Mode) -> str:
+    """The title's second part: the game, and who plays it (``tic-tac-toe vs minimax``,
+    ``4x4, four in a row, 2 players``)."""
+    game = "tic-tac-toe" if board is BoardSize.THREE else board.rule
+    between = " " if mode is Mode.HUMAN_VS_AI and board is BoardSize.THREE else ", "
+    return f"{game}{between}{OPPONENTS[mode]}"
+
+
 WARNING_SECONDS = 2.0
 """How long a warning about ignored input stays on screen."""
 
@@ -211,7 +227,7 @@ class GameScreen(BaseScreen[None]):
         self.query_one(BoardView).state = view.board
         self.query_one(Sidebar).view = view
         board = BoardSize(view.n)
-        self.sub_title = None if board is BoardSize.THREE else f"{board.rule}, vs minimax"
+        self.sub_title = subtitle(board, view.mode)
         keys = (view.mode, view.paused, view.is_over, view.slow_search)
         if keys != self._keys_for:
             self._keys_for = keys

@@ -351,8 +351,11 @@ def why(position: Analysis, cell: Cell, line: Sequence[Ply], complete: bool = Tr
     if verdict.outcome is Outcome.DRAW and rank(position.value) > rank(verdict):
         head = f"{mover.value} {coordinate(cell, n)} only draws"
     if cell not in position.best:
+        # The better move with its mark: the line after the move may take the same
+        # square ("O b1 loses in 6 (O a1 draws): X answers a1").
         alternative = pick(position)
-        head += f" ({coordinate(alternative, n)} {verdict_phrase(position.moves[alternative])})"
+        better = verdict_phrase(position.moves[alternative])
+        head += f" ({mover.value} {coordinate(alternative, n)} {better})"
     t = tactic(board, cell)
     if t.completes:
         return f"{head}: it completes {line_name(t.completes, n)}."
@@ -678,6 +681,22 @@ def big_number(value: float) -> str:
     exponent = len(str(int(value))) - 1
     mantissa = value / 10**exponent
     return f"{mantissa:.1f} × 10^{exponent}"
+
+
+SCALES = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"), (1e3, "thousand"))
+"""The words a rough figure is told in."""
+
+
+def rough(value: float) -> str:
+    """An estimate for a person, to two figures at most: ``750``, ``12 thousand``,
+    ``5 million``, ``2.1 billion``; beyond trillions, ``3.4 × 10^15``."""
+    if value >= 1e15:
+        return big_number(value)
+    for scale, word in SCALES:
+        if value >= scale:
+            figure = float(f"{value / scale:.2g}")
+            return f"{figure:g} {word}"
+    return f"{float(f'{value:.2g}'):g}"
 
 
 def move_label(board: Board, cell: Cell, verdict: Verdict, best: bool) -> str:

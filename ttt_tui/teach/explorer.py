@@ -32,11 +32,11 @@ from ttt_tui.play.view import BoardState
 from ttt_tui.teach.explain import (
     Ply,
     best_ply,
-    big_number,
     count_words,
     guarantee,
     guarantee_lines,
     path_words,
+    rough,
     step_words,
     summary,
     tactic_tag,
@@ -584,7 +584,7 @@ class Explorer:
             if plain.seconds > 0:
                 rate = plain.nodes / plain.seconds
                 seconds = plain.estimate.nodes / rate
-                years = f": at this rate, about {_duration(seconds)} (an estimate)"
+                years = f": at this rate, about {_duration(seconds)}"
             return f"Plain minimax cannot finish here{years}."
         return "Positions visited to value this position; x stops or restarts counting."
 
@@ -642,8 +642,8 @@ WALK_TOO_BIG = (
 
 
 def _duration(seconds: float) -> str:
-    """A long time in words: ``3 hours``, ``2.1 × 10^9 years``."""
+    """A long time in words, to two figures: ``3 hours``, ``5 million years``."""
     for unit, length in (("years", 365.25 * 86_400), ("days", 86_400), ("hours", 3_600)):
         if seconds >= length:
-            return f"{big_number(seconds / length)} {unit}"
-    return f"{seconds:,.0f} seconds"
+            return f"{rough(seconds / length)} {unit}"
+    return f"{rough(seconds)} seconds"

@@ -1,4 +1,4 @@
-"""The session score: results since the app started, labelled as such."""
+"""The session score: results since the app started on the board in play, labelled as such."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from textual.widget import Widget
 
 
 class Score(Widget):
-    """ "This session" over the counts, e.g. ``Wins 2 · Draws 1 · Losses 0``.
+    """ "This session, 3x3" over the counts, e.g. ``Wins 2 · Draws 1 · Losses 0``: they
+    are kept a board apart, and the title says which.
 
     The counts are (label, short label, count) triples; the short labels are
     used when the long line does not fit, so the line never wraps mid-count.
@@ -28,11 +29,15 @@ class Score(Widget):
 
     counts: reactive[tuple[tuple[str, str, int], ...]] = reactive(tuple)
     """Each outcome's label, short label and count, in display order."""
+    board: reactive[str] = reactive("3x3")
+    """The board the counts are for, e.g. ``4x4``."""
 
     def render(self) -> Text:
         width = self.content_size.width
         long = " · ".join(f"{label} {count}" for label, _, count in self.counts)
         short = " · ".join(f"{short} {count}" for _, short, count in self.counts)
         line = long if len(long) <= width else short
-        title = Text("This session", style=self.get_component_rich_style("score--title"))
+        title = Text(
+            f"This session, {self.board}", style=self.get_component_rich_style("score--title")
+        )
         return Text("\n", no_wrap=True, overflow="ellipsis").join([title, Text(line)])

@@ -289,6 +289,7 @@ class Sidebar(Vertical):
             self._mode_class = mode_class
         self._status.status = view.status
         self._score.counts = view.score
+        self._score.board = BoardSize(view.n).label
         hints_used = f"Hints this game: {view.hints_used}"
         if hints_used != self._hints_used_text:
             self._hints_used.update(hints_used)
