@@ -17,9 +17,11 @@ from textual.pilot import Pilot
 from tests.support import (
     SIZE,
     GatedAI,
+    Notes,
     ScriptedAI,
     calls_begun,
     drawn_text,
+    footer_keys,
     make_app,
     marks,
     play,
@@ -382,7 +384,8 @@ async def test_too_small_the_explorer_offers_only_the_keys_that_work_there() -> 
 
         await resize(pilot, *SIZE)
         assert not explorer.has_class("-too-small")
-        assert "Stop count" in drawn_text(app).splitlines()[-1]
+        await pilot.press("s")
+        await until(pilot, lambda: "Stop count" in drawn_text(app).splitlines()[-1], "x shown")
         await pilot.press("down")
         await settle(pilot)
         assert explorer.model.path == (1,)
@@ -441,3 +444,37 @@ async def test_the_interface_answers_keys_while_the_search_process_counts() -> N
         assert explorer.board_view.state.board == explorer.model.position
         await pilot.press("escape")
         await pilot.pause()
+
+
+TAB_FOOTERS = {
+    "w": ["esc Game", "? Help", "q Quit"],
+    "b": ["esc Game", ", Back", ". Step", "? Help", "q Quit"],
+    "s": ["esc Game", "x Stop count", "? Help", "q Quit"],
+    "a": ["esc Game", ", Back", ". Step", "] Cut", "? Help", "q Quit"],
+    "g": ["esc Game", "? Help", "q Quit"],
+}
+"""Each tab's footer: its own keys, and no key that only says it does nothing here."""
+
+
+async def test_each_tab_shows_its_own_keys_and_the_others_still_say_where_they_work() -> None:
+    app = make_app(ScriptedAI(0))
+    notes = Notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        explorer = app.screen
+        assert isinstance(explorer, ExplorerScreen)
+        for key, shown in TAB_FOOTERS.items():
+            await pilot.press(key)
+            await settle(pilot)
+            assert (await footer_keys(pilot)) == shown, key
+        await pilot.press("w", "full_stop", "right_square_bracket")
+        await settle(pilot)
+        assert notes.messages[-2:] == [
+            "Steps are for the Best line and Alpha-beta tabs (b, a).",
+            "Jumps to a cut are for the Alpha-beta tab (a).",
+        ]
+        await pilot.press("x")  # off the Search tab, x shows it
+        await settle(pilot)
+        assert explorer.model.tab is Tab.SEARCH

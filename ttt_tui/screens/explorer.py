@@ -90,6 +90,11 @@ class ExplorerScreen(BaseScreen[None]):
         Binding("right_square_bracket", "jump(True)", "Cut", key_display="]", tooltip=CUT_TIP),
         Binding("x", "toggle_counting", "Stop count", tooltip="stop counting, or count again"),
         Binding("x", "count_again", "Count again", tooltip="stop counting, or count again"),
+        # The same keys on the other tabs, out of the footer: they say where they work
+        # (and x shows the Search tab).
+        Binding("comma,full_stop", "step_elsewhere", show=False),
+        Binding("left_square_bracket,right_square_bracket", "jump_elsewhere", show=False),
+        Binding("x", "count_elsewhere", show=False),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
     ]
     AUTO_FOCUS = ""
@@ -98,6 +103,16 @@ class ExplorerScreen(BaseScreen[None]):
     TOO_SMALL_ACTIONS: ClassVar[frozenset[str]] = frozenset({"close", "help"})
     """The explorer's keys that work while the terminal is too small: the rest act on
     the tree and the tabs, which are hidden."""
+    TAB_ACTIONS: ClassVar[dict[str, frozenset[Tab]]] = {
+        "step": frozenset({Tab.LINE, Tab.WALK}),
+        "jump": frozenset({Tab.WALK}),
+        "toggle_counting": frozenset({Tab.SEARCH}),
+        "count_again": frozenset({Tab.SEARCH}),
+        "step_elsewhere": frozenset(Tab) - {Tab.LINE, Tab.WALK},
+        "jump_elsewhere": frozenset(Tab) - {Tab.WALK},
+        "count_elsewhere": frozenset(Tab) - {Tab.SEARCH},
+    }
+    """The tabs each tab-bound key works on (and shows in the footer on)."""
 
     DEFAULT_CSS = """
     ExplorerScreen #explorer-top {
@@ -312,6 +327,7 @@ class ExplorerScreen(BaseScreen[None]):
             self.model.set_tab(tab)
             self._want()
             self._count()
+            self.refresh_bindings()
             self._show()
 
     def action_tab(self, name: str) -> None:
@@ -326,11 +342,20 @@ class ExplorerScreen(BaseScreen[None]):
         """Go to the walk's next or previous cut."""
         self._say(self.model.jump(forward))
 
+    def action_step_elsewhere(self) -> None:
+        """A step key on a tab without steps: say where they work."""
+        self._say(self.model.step(True))
+
+    def action_jump_elsewhere(self) -> None:
+        """A cut key on a tab without the walk: say where it works."""
+        self._say(self.model.jump(True))
+
+    def action_count_elsewhere(self) -> None:
+        """`x` on a tab without counts: show the Search tab, where they are."""
+        self.action_tab(Tab.SEARCH.value)
+
     def action_toggle_counting(self) -> None:
         """Stop counting the selected position, or count it again."""
-        if self.model.tab is not Tab.SEARCH:
-            self.action_tab(Tab.SEARCH.value)
-            return
         refusal = self.model.toggle_counting()
         if refusal is None and self.model.counting_stopped:
             self.workers.cancel_group(self, COUNTS)
@@ -449,6 +474,8 @@ class ExplorerScreen(BaseScreen[None]):
         small, only going back to the game and the help; `x` as "Stop count" or, on
         a position whose counting was stopped, "Count again"."""
         if self.has_class("-too-small") and action not in self.TOO_SMALL_ACTIONS:
+            return False
+        if action in self.TAB_ACTIONS and self.model.tab not in self.TAB_ACTIONS[action]:
             return False
         if action in ("toggle_counting", "count_again"):
             # One key, named for what it does to the selected position now.
