@@ -480,8 +480,8 @@ def status(pilot: Pilot[None]) -> StatusLine:
 
 def score_total(screen: GameScreen) -> int:
     """Games counted in the sidebar's score line, as drawn ("Wins 0 · Draws 1 · Losses 0")."""
-    text = str(screen.query_one("#score").render())
-    return sum(int(n) for n in re.findall(r"\d+", text))
+    counts = str(screen.query_one("#score").render()).splitlines()[-1]
+    return sum(int(n) for n in re.findall(r"\d+", counts))
 
 
 async def footer_keys(pilot: Pilot[None]) -> list[str]:

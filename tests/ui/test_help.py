@@ -43,11 +43,18 @@ def documented(binding: Binding, words: set[str]) -> bool:
 
 def test_every_binding_says_what_it_does_for_the_help() -> None:
     """The help is made from the bindings' tooltips: a binding without one would be
-    missing from it. Only the AI vs AI explanation and the way back to 3x3 from a
-    terminal too small for a bigger board (which that message gives) stay out."""
+    missing from it. Only the AI vs AI explanation, the way back to 3x3 from a terminal
+    too small for a bigger board (which that message gives), and the footer's unlisted
+    twins of r and e (the keys are listed once) stay out."""
     bindings = [*BoardView.BINDINGS, *GameScreen.BINDINGS, *TicTacToeApp.BINDINGS]
     silent = [b.action for b in bindings if isinstance(b, Binding) and not b.tooltip]
-    assert sorted(silent) == ["board(3)", "board(4)", "computer_plays_both"]
+    assert sorted(silent) == [
+        "board(3)",
+        "board(4)",
+        "computer_plays_both",
+        "explore_unlisted",
+        "nothing_to_redo",
+    ]
 
 
 async def test_help_lists_every_binding_and_closes_with_escape() -> None:

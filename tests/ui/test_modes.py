@@ -67,6 +67,7 @@ async def test_ai_vs_ai_offers_only_what_works_there() -> None:
             "c Coach",
             "p Pause",
             "s Stats",
+            "e Explore",
             "? Help",
             "q Quit",
         ]

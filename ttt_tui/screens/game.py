@@ -12,6 +12,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Static
 
@@ -64,6 +65,9 @@ WARNING_SECONDS = 2.0
 NOTICE_SECONDS = 1.5
 """How long a notice about a change (difficulty, coach, swapped sides) stays on screen."""
 
+EXPLORE_KEY_WIDTH = 90
+"""The narrowest terminal whose footer has room for the explorer's key."""
+
 SQUARE_TIP = "play a square by its number (1 top-left; 16 is 1 then 6)"
 DIFFICULTY_TIP = "next difficulty (You vs AI)"
 UNDO_TIP = "undo to your last turn / redo"
@@ -96,7 +100,10 @@ class GameScreen(BaseScreen[None]):
         Binding("n", "new_game", "New", tooltip="new game"),
         Binding("d", "cycle_difficulty", "Difficulty", show=False, tooltip=DIFFICULTY_TIP),
         Binding("u", "undo", "Undo", tooltip=UNDO_TIP),
-        Binding("r", "redo", "Redo", show=False, tooltip=UNDO_TIP),
+        # Redo is offered while there is something to redo; r still says when there
+        # is not.
+        Binding("r", "redo", "Redo", tooltip=UNDO_TIP),
+        Binding("r", "nothing_to_redo", show=False),
         Binding("c", "toggle_coach", "Coach", tooltip="coach: minimax's verdict on each square"),
         Binding("i", "hint", "Hint", tooltip="hint: highlight the best moves (your turn)"),
         Binding("p", "pause", "Pause", tooltip="pause or resume AI vs AI"),
@@ -104,13 +111,14 @@ class GameScreen(BaseScreen[None]):
         # In AI vs AI the keys above that need a person say why they do nothing.
         Binding("u,r,i,p", "computer_plays_both", show=False),
         Binding("s", "stats", "Stats", tooltip="all-time stats"),
+        # The explorer is offered where the footer has room for it; e works anywhere.
         Binding(
             "e",
             "explore",
             "Explore",
-            show=False,
             tooltip="explorer: the game tree, why each move is good or bad, minimax step by step",
         ),
+        Binding("e", "explore_unlisted", show=False),
         Binding(
             "m",
             "move_now",
@@ -121,7 +129,9 @@ class GameScreen(BaseScreen[None]):
     AUTO_FOCUS = ""
     """The screen gives the board the focus itself, and only while the board is shown
     (its keys must do nothing behind the "too small" message)."""
-    PERSON_ACTIONS: ClassVar[frozenset[str]] = frozenset({"undo", "redo", "hint"})
+    PERSON_ACTIONS: ClassVar[frozenset[str]] = frozenset(
+        {"undo", "redo", "nothing_to_redo", "hint"}
+    )
     """Actions for games with a person in them: off (and out of the footer) in AI vs AI."""
 
     class AIMoved(Message):
@@ -177,13 +187,15 @@ class GameScreen(BaseScreen[None]):
         """Source of every random choice the computer makes."""
         self.searcher = searcher
         """Where the computer's moves and the coach's analyses are worked out."""
-        self._keys_for = (session.game.mode, False, False, False)
+        self._keys_for = (session.game.mode, False, False, False, False)
         """The mode, pause and game-over state the footer's keys were last worked out for
         (at first, those of the new game the footer is first drawn for)."""
         self._last_warning = ""
         self._last_warning_until = 0.0
         self._exploring = False
         """Whether the explorer is open over the game, which then waits as it was."""
+        self._roomy: bool | None = None
+        """Whether the footer had room for the explorer's key when last sized."""
         self._held: GameScreen.AIMoved | None = None
         """The computer's move that came while the explorer was open, played when it closes."""
 
@@ -228,7 +240,7 @@ class GameScreen(BaseScreen[None]):
         self.query_one(Sidebar).view = view
         board = BoardSize(view.n)
         self.sub_title = subtitle(board, view.mode)
-        keys = (view.mode, view.paused, view.is_over, view.slow_search)
+        keys = (view.mode, view.paused, view.is_over, view.slow_search, bool(view.undone))
         if keys != self._keys_for:
             self._keys_for = keys
             self.refresh_bindings()
@@ -356,6 +368,10 @@ class GameScreen(BaseScreen[None]):
         """Replay what undo took back."""
         self.apply(self.session.redo())
 
+    def action_nothing_to_redo(self) -> None:
+        """r with nothing undone: say so."""
+        self.action_redo()
+
     def action_toggle_coach(self) -> None:
         """Show or hide minimax's verdict on every empty square."""
         self.apply(self.session.set_coach(not self.session.settings.coach))
@@ -388,6 +404,10 @@ class GameScreen(BaseScreen[None]):
             return
         self._exploring = True
         self.app.push_screen(ExplorerScreen(self.session.game.board, self.searcher), self._explored)
+
+    def action_explore_unlisted(self) -> None:
+        """e where the footer has no room for it: the explorer all the same."""
+        self.action_explore()
 
     def _explored(self, _result: None = None) -> None:
         """Back from the explorer: a move the computer found meanwhile is played now."""
@@ -427,8 +447,12 @@ class GameScreen(BaseScreen[None]):
             return ai_vs_ai
         if action == "move_now":
             return session.thinking and Work.MOVE in session.progress
-        if action in self.PERSON_ACTIONS:
-            return not ai_vs_ai
+        if action in self.PERSON_ACTIONS and ai_vs_ai:
+            return False
+        if action in ("redo", "nothing_to_redo"):
+            return bool(session.game.redo_stack) is (action == "redo")
+        if action in ("explore", "explore_unlisted"):
+            return (self.app.size.width >= EXPLORE_KEY_WIDTH) is (action == "explore")
         return True
 
     @property
@@ -444,6 +468,15 @@ class GameScreen(BaseScreen[None]):
             for size in BoardSize
             if size.n < self.board.n and not is_too_small(width, height, size)
         ]
+
+    def check_size(self, size: Size | None = None) -> None:
+        """As every screen's, and the footer's keys worked out again where the explorer's
+        key comes or goes with the width."""
+        super().check_size(size)
+        roomy = (size or self.app.size).width >= EXPLORE_KEY_WIDTH
+        if roomy is not self._roomy:
+            self._roomy = roomy
+            self.refresh_bindings()
 
     def too_small(self, width: int, height: int) -> str | None:
         """The "too small" message for the board in play, naming the smaller boards that
