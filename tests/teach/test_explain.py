@@ -34,6 +34,7 @@ from ttt_tui.teach.explain import (
     pick,
     rank,
     rough,
+    shortened,
     step_words,
     summary,
     tactic,
@@ -286,9 +287,12 @@ def check_guarantee(board: Board) -> None:
     assert [reply.cell for reply in found.replies] == after.legal_moves()
     assert found.holds
     for reply in found.replies:
-        assert at_least(reply.result, found.promised)
+        assert at_least(reply.result, found.after_reply)
         if reply.best:
-            assert reply.result == found.promised
+            assert reply.result == found.after_reply
+        replied = after.play(reply.cell)
+        if not replied.is_game_over():
+            assert reply.result == analyze(replied).value
     lines = guarantee_lines(found)
     assert lines[0].startswith(f"Hard plays {board.to_move.value} {coordinate(move, 3)}")
     if found.replies:
@@ -299,15 +303,17 @@ def test_a_weaker_opponent_only_lets_hard_win_sooner() -> None:
     position = analyze(Board.parse("XO......."))
     found = guarantee(position, analyze(Board.parse("XO.X.....")))
     assert found.promised == Verdict(Outcome.WIN, 5)
+    assert found.after_reply == Verdict(Outcome.WIN, 3)
     assert {reply.result.outcome for reply in found.replies} == {Outcome.WIN}
-    assert min(r.result.plies or 0 for r in found.replies) == 3
+    assert min(r.result.plies or 0 for r in found.replies) == 1
     assert guarantee_lines(found)[-1] == (
         "No reply is worse for X than promised: a weaker O can only let X win sooner."
     )
 
 
 def test_flipped_and_at_least() -> None:
-    assert flipped(Verdict(Outcome.LOSS, 4), 1) == Verdict(Outcome.WIN, 5)
+    assert flipped(Verdict(Outcome.LOSS, 4)) == Verdict(Outcome.WIN, 4)
+    assert shortened(Verdict(Outcome.WIN, 5), 2) == Verdict(Outcome.WIN, 3)
     assert flipped(Verdict(Outcome.DRAW, 4)) == Verdict(Outcome.DRAW, 4)
     assert at_least(Verdict(Outcome.WIN, 3), Verdict(Outcome.WIN, 5))
     assert not at_least(Verdict(Outcome.WIN, 7), Verdict(Outcome.WIN, 5))

@@ -3,9 +3,14 @@ it steps, and what each tab shows."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
+from tests.support.terminal import ttt
 from ttt_tui.engine import Board, analyze
+from ttt_tui.engine.board import coordinate
 from ttt_tui.engine.minimax import Count, Estimate, Search, StepKind, alpha_beta, run_count
 from ttt_tui.teach.explorer import ALL_COUNTED, WALK_TOO_BIG, Explorer, Tab
 
@@ -86,8 +91,62 @@ def test_the_guarantee_needs_the_position_after_hard_s_move() -> None:
     asked = studied(explorer)
     assert asked == [root, root.play(3)]
     lines = explorer.view().guarantee
-    assert lines[0] == "Hard plays X a2: X wins in 5 at worst."
+    assert lines[0] == (
+        "Hard plays X a2: X wins in 5 at worst, counting this move;"
+        " after O's reply, X wins in 3 at worst."
+    )
+    assert "  O a3  X wins in 3      O's best: exactly the promise" in lines
     assert lines[-1].startswith("No reply is worse for X than promised")
+
+
+GUARANTEED = [
+    ".........",  # the empty board: Hard draws
+    "XO.......",  # Hard wins
+    "O...X....",  # after X b2, O a1 (a reply lets X win with its next move)
+    "....XXXOO",  # Hard lost already: every reply wins at once
+    "X...XXO.O..O..XO",  # 4x4
+    ".O.XXX.X...OXOXO.O...X.O.",  # 5x5
+]
+"""Positions whose Guarantee tab is checked against `analyze`, on every board."""
+
+REPLY_ROW = re.compile(r"^  ([XO]) ([a-e][1-5]) +(.+?) {2,}")
+
+
+def analyze_says(result: dict[str, object], hard: str) -> str:
+    """What `analyze --json` says of a position for Hard, in the Guarantee tab's words."""
+    if result["status"] != "in_progress":
+        return "a draw" if result["status"] == "draw" else f"{hard} has lost"
+    value, plies = result["value"], result["plies"]
+    if result["to_move"] != hard:  # pragma: no cover - Hard moves after every reply
+        raise AssertionError(result)
+    if value == "draw":
+        return "a draw"
+    verb = "wins" if value == "win" else "loses"
+    return f"{hard} {verb} at once" if plies == 1 else f"{hard} {verb} in {plies}"
+
+
+@pytest.mark.parametrize("position", GUARANTEED)
+def test_the_guarantee_counts_as_analyze_does_from_after_the_reply(position: str) -> None:
+    """On the empty board the tab said "O b1  X wins in 7" where `analyze XO.......` says
+    X wins in 5: it counted from before Hard's own move, without saying so."""
+    root = Board.parse(position)
+    explorer = Explorer(root)
+    explorer.set_tab(Tab.GUARANTEE)
+    studied(explorer)
+    lines = explorer.view().guarantee
+    rows = [m.groups() for line in lines if (m := REPLY_ROW.match(line))]
+    hard = root.to_move.value
+    played = re.match(rf"Hard plays {hard} (\w+):", lines[0])
+    assert played, lines[0]
+    move = next(c for c in root.legal_moves() if coordinate(c, root.n) == played[1])
+    after = root.play(move)
+    replies = [str(after.play(cell)) for cell in after.legal_moves()]
+    ran = ttt("analyze", "--json", *replies)
+    assert ran.returncode == 0, ran.stderr
+    reports = [json.loads(line) for line in ran.stdout.splitlines()]
+    for (_, square, words), cell, report in zip(rows, after.legal_moves(), reports, strict=True):
+        assert square == coordinate(cell, root.n)
+        assert words == analyze_says(report, hard), (square, lines)
 
 
 def test_the_walk_steps_jumps_to_cuts_and_ends_with_alpha_beta_s_counts() -> None:

@@ -179,12 +179,18 @@ def verdict_phrase(verdict: Verdict) -> str:
     return f"{verb} in {verdict.plies}"
 
 
-def flipped(verdict: Verdict, extra: int = 0) -> Verdict:
-    """The same result seen from the other side, ``extra`` plies longer."""
+def flipped(verdict: Verdict) -> Verdict:
+    """The same result seen from the other side."""
     outcome = {Outcome.WIN: Outcome.LOSS, Outcome.LOSS: Outcome.WIN}.get(
         verdict.outcome, Outcome.DRAW
     )
-    return Verdict(outcome, None if verdict.plies is None else verdict.plies + extra)
+    return Verdict(outcome, verdict.plies)
+
+
+def shortened(verdict: Verdict, plies: int) -> Verdict:
+    """The same result counted ``plies`` plies later in the game (its length, if known,
+    that much shorter)."""
+    return Verdict(verdict.outcome, None if verdict.plies is None else verdict.plies - plies)
 
 
 def pick(analysis: Analysis) -> Cell:
@@ -461,7 +467,7 @@ class Reply:
     cell: Cell
     result: Verdict
     """Hard's result after this reply, Hard playing on perfectly, counted in plies from
-    the position where Hard moved."""
+    the position after the reply (as the tree, the coach and `analyze` count it)."""
     best: bool
     """Whether it is among the opponent's best replies."""
 
@@ -485,9 +491,15 @@ class Guarantee:
         return self.board.to_move
 
     @property
+    def after_reply(self) -> Verdict:
+        """The promise counted from the position after the reply, as each reply's result
+        is: two plies (Hard's move and the reply) fewer."""
+        return shortened(self.promised, 2)
+
+    @property
     def holds(self) -> bool:
         """Whether every reply leaves Hard at least as well off as promised."""
-        return all(at_least(reply.result, self.promised) for reply in self.replies)
+        return all(at_least(reply.result, self.after_reply) for reply in self.replies)
 
 
 def guarantee(position: Analysis, after: Analysis | None) -> Guarantee:
@@ -498,16 +510,19 @@ def guarantee(position: Analysis, after: Analysis | None) -> Guarantee:
     if after is None:
         return Guarantee(position.board, move, promised, ())
     replies = tuple(
-        Reply(cell, flipped(verdict, 1), cell in after.best)
+        Reply(cell, flipped(shortened(verdict, 1)), cell in after.best)
         for cell, verdict in sorted(after.moves.items())
     )
     return Guarantee(position.board, move, promised, replies)
 
 
 def result_words(verdict: Verdict, side: Player) -> str:
-    """A result for a side: ``X wins in 5``, ``a draw``, ``X loses in 4``."""
+    """A result for a side: ``X wins in 5``, ``a draw``, ``X loses in 4``, or ``X has
+    lost`` when the game is already over (no plies left)."""
     if verdict.outcome is Outcome.DRAW:
         return "a draw"
+    if verdict.plies == 0:
+        return f"{side.value} has {'won' if verdict.outcome is Outcome.WIN else 'lost'}"
     return f"{side.value} {verdict_phrase(verdict)}"
 
 
@@ -517,19 +532,34 @@ def guarantee_lines(found: Guarantee) -> list[str]:
     n = board.n
     move = coordinate(found.move, n)
     promise = result_words(found.promised, hard)
-    lines = [f"Hard plays {hard.value} {move}: {promise} at worst."]
     if not found.replies:
-        lines.append("That move ends the game: there is no reply.")
-        return lines
+        return [
+            f"Hard plays {hard.value} {move}: {promise} at worst.",
+            "That move ends the game: there is no reply.",
+        ]
     other = hard.other.value
-    lines.append(f"Every reply by {other}, and what {hard.value} then gets (Hard playing on):")
+    after = found.after_reply
+    if after.outcome is Outcome.DRAW or after.plies is None:
+        lines = [f"Hard plays {hard.value} {move}: {promise} at worst."]
+    elif after.plies == 0:
+        lines = [f"Hard plays {hard.value} {move}: {promise}; {other}'s best reply wins at once."]
+    else:
+        lines = [
+            f"Hard plays {hard.value} {move}: {promise} at worst, counting this move;"
+            f" after {other}'s reply, {hard.value} {verdict_phrase(after)} at worst."
+        ]
+    lines.append(
+        f"Every reply by {other}, and what {hard.value} then gets with Hard playing on,"
+        " counted from after the reply (as the tree and the coach count):"
+    )
+    promised = found.after_reply
     for reply in found.replies:
         outcome = result_words(reply.result, hard)
         if reply.best:
             note = f"{other}'s best: exactly the promise"
-        elif rank(reply.result) > rank(found.promised):
+        elif rank(reply.result) > rank(promised):
             note = "better for Hard" if reply.result.outcome is not Outcome.WIN else "sooner"
-            if found.promised.outcome is not Outcome.WIN and reply.result.outcome is Outcome.WIN:
+            if promised.outcome is not Outcome.WIN and reply.result.outcome is Outcome.WIN:
                 note = "a mistake: Hard now wins"
         else:
             note = "as promised"
