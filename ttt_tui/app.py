@@ -12,11 +12,12 @@ import signal
 import sys
 from collections.abc import Iterable
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import ClassVar
 
 from rich.console import RenderableType
-from textual import events, on
+from textual import events, on, work
 from textual.app import CommandCallback, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
@@ -39,6 +40,7 @@ from ttt_tui.screens.game import GameScreen, is_too_small
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.search.client import Searcher, SearchProcess
 from ttt_tui.storage import Store, crash
+from ttt_tui.storage.pictures import NotSaved, save_picture
 from ttt_tui.storage.saver import QUIT_SECONDS, SAVED_NOTICE, Saver
 from ttt_tui.widgets.board import BoardView
 
@@ -232,6 +234,34 @@ class TicTacToeApp(AppFixes[None]):
     def _theme_changed(self, theme: object) -> None:
         self._game_screen.apply(self.session.set_theme(self.theme))
 
+    def action_save_screenshot(self) -> None:
+        """Save a picture of the screen in the current folder, else in a ``screenshots``
+        folder in the data directory (made if needed), and say where, or why not; in a
+        browser, download it. (Textual's own went to the Downloads folder, and where
+        there was none said only "Failed to save screenshot".)"""
+        if self.is_web:
+            self.deliver_screenshot()
+            return
+        self._save_screenshot(self.export_screenshot())
+
+    @work(group="screenshot")
+    async def _save_screenshot(self, svg: str) -> None:
+        folders, passed_over = [], []
+        try:
+            folders.append(Path.cwd())
+        except OSError as error:
+            passed_over.append(f"the current folder: {error.strerror}")
+        if self.store.directory is not None:
+            folders.append(self.store.directory / "screenshots")
+        try:
+            saved = await asyncio.to_thread(save_picture, svg, ".svg", folders, datetime.now())
+        except NotSaved as error:
+            reasons = "; ".join([*passed_over, str(error)])
+            self.notify(f"Not saved: {reasons}", title="Screenshot", severity="error", markup=False)
+            return
+        why = "".join(f" ({reason})" for reason in [*passed_over, *saved.passed_over])
+        self.notify(f"Saved {saved.path}{why}", title="Screenshot", markup=False)
+
     @on(StorageNotice)
     def _storage_notice(self, message: StorageNotice) -> None:
         severity: SeverityLevel = "information" if message.text == SAVED_NOTICE else "warning"
@@ -348,6 +378,12 @@ class TicTacToeApp(AppFixes[None]):
     def _commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         help_ = screen.action_help if isinstance(screen, ExplorerScreen) else self.action_help
         for command in super().get_system_commands(screen):
+            if command.title == "Screenshot":
+                yield command._replace(
+                    help="Save a picture of the screen (SVG) in the current folder",
+                    callback=self.action_save_screenshot,
+                )
+                continue
             if command.callback == screen.action_maximize:
                 # Nothing here is meant to fill the screen alone; the board maximized
                 # hid the status and the game's keys behind a hatching.

@@ -3,12 +3,16 @@ command running once the app is quitting."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from tests.support import (
     SIZE,
+    Notes,
     ScriptedAI,
     make_app,
     marks,
@@ -25,6 +29,7 @@ from ttt_tui.play.settings import Mode
 from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.help import HelpScreen
+from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 
 
@@ -141,3 +146,65 @@ async def test_the_palettes_keys_command_opens_the_games_help() -> None:
         assert isinstance(explorer_help, HelpScreen)
         assert "stop counting, or count again" in [what for _, what in explorer_help.rows]
         assert not app.query("HelpPanel")
+
+
+async def take_screenshot(pilot: Pilot[None]) -> None:
+    """Choose Screenshot in the palette and wait for the picture to be saved."""
+    assert (await type_in_palette(pilot, "screenshot"))[0] == "Screenshot"
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def test_the_palette_s_screenshot_goes_to_the_current_folder_and_says_where(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Textual saves it in ~/Downloads, and where there is none (a server, a container,
+    a fresh account) said only "Failed to save screenshot"."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no Downloads folder
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    app = make_app(ScriptedAI())
+    notes = Notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await take_screenshot(pilot)
+        await take_screenshot(pilot)  # the same second: a second name, nothing overwritten
+    pictures = sorted(here.iterdir())
+    assert len(pictures) == 2, notes.messages
+    for picture in pictures:
+        assert picture.name.startswith("ttt-tui-") and picture.suffix == ".svg"
+        assert picture.read_text(encoding="utf-8").startswith("<svg")
+        assert f"Saved {picture}" in notes.messages
+
+
+async def test_a_screenshot_the_current_folder_cannot_take_goes_to_the_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A current folder gone: the data directory's screenshots folder, made for it, and
+    the notice says why; where nothing takes it, the notice says why."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    data = tmp_path / "data"
+    app = make_app(ScriptedAI(), store=Store(data))
+    notes = Notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await take_screenshot(pilot)
+        (picture,) = (data / "screenshots").iterdir()
+        assert notes.messages[-1] == (
+            f"Saved {picture} (the current folder: No such file or directory)"
+        )
+
+        (data / "screenshots").rename(data / "moved")
+        (data / "screenshots").write_text("a file where the folder would go")
+        await take_screenshot(pilot)
+    last = notes.notices[-1]
+    assert last.severity == "error"
+    assert last.message == (
+        "Not saved: the current folder: No such file or directory;"
+        f" {data / 'screenshots'}: File exists"
+    )
