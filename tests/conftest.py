@@ -31,8 +31,9 @@ def _isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def _patient_typing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Typed two-digit squares whatever the machine's load: the board waits a second
     for a second digit, and on a busy machine the pause between `pilot.press`'s
-    two keys can outlast it, the first digit alone then playing nothing. No test is
-    about the wait running out; the terminal fuzz runs the app as it is."""
+    two keys can outlast it, the first digit alone then playing nothing. The one test
+    about the wait running out sets a short one; the terminal fuzz runs the app as
+    it is."""
     monkeypatch.setattr(board_widget, "TYPING_SECONDS", 60.0)
 
 

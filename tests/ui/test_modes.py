@@ -238,12 +238,13 @@ async def test_switching_mode_starts_a_new_game_and_records_the_abandoned_one() 
         assert [(r.mode, r.moves, r.result) for r in records] == [
             (Mode.HUMAN_VS_AI, (0, 4), Result.ABANDONED)
         ]
-        # The control follows the arrow keys too; an empty game is not worth a record.
+        # The control follows the arrow keys and Enter too; an empty game is not worth
+        # a record.
         screen.query_one("#mode", Choice).focus()
-        await play(pilot, "left")
+        await play(pilot, "left", "enter")
         assert screen.session.game.mode is Mode.HUMAN_VS_AI
         assert selected(pilot, "#mode") == "You vs AI"
-        await play(pilot, "right", "right")
+        await play(pilot, "right", "right", "enter")
         assert screen.session.game.mode is Mode.AI_VS_AI
         assert screen.session.game.is_over  # the engines played it out by themselves
         records = app.store.load_games()

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
+from textual.widgets import Checkbox
 
 from tests.support import (
     SIZE,
@@ -32,6 +33,7 @@ from ttt_tui.engine import (
     Player,
 )
 from ttt_tui.play.settings import BoardSize, Mode, Settings
+from ttt_tui.widgets import board as board_widget
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.history import History
 
@@ -322,6 +324,49 @@ async def test_typed_numbers_name_the_squares_of_a_4x4_board() -> None:
             "There is no square 17: they are 1 to 16.",
             "There is no square 0: they are 1 to 16.",
         ]
+
+
+SHORT_WAIT = 0.3
+"""The wait for a second digit, where a test lets it run out."""
+
+
+@pytest.mark.parametrize(
+    ("board", "digit"),
+    [(BoardSize.FOUR, 1), (BoardSize.FIVE, 1), (BoardSize.FIVE, 2)],
+    ids=["4x4-1", "5x5-1", "5x5-2"],
+)
+@pytest.mark.parametrize("key", ["enter", "space"])
+async def test_a_number_typed_with_the_sidebar_focused_is_played_and_shown_waiting(
+    board: BoardSize, digit: int, key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a sidebar control focused, 1 then Enter played nothing on 4x4 and 5x5, and
+    Enter went to the control instead (it turned "Alternate who starts" on); nothing on
+    screen said a digit was waiting."""
+    app = make_app(settings=Settings(mode=Mode.TWO_PLAYERS, board=board))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        view = board_view(pilot)
+        alternate = screen.query_one("#alternate", Checkbox)
+        alternate.focus()
+        await pilot.pause()
+        await play(pilot, str(digit))
+        assert view.border_subtitle == f"Square {digit}… Enter, or a second digit"
+        assert screen.session.game.moves == []
+        await play(pilot, key)
+        assert screen.session.game.moves == [digit - 1]
+        assert not alternate.value and not screen.session.settings.alternate_start
+        assert view.border_subtitle == ""
+        assert alternate.has_focus
+
+        # The wait ends by itself: then the key is the focused control's again.
+        monkeypatch.setattr(board_widget, "TYPING_SECONDS", SHORT_WAIT)
+        await play(pilot, str(digit))
+        assert view.border_subtitle
+        await pilot.pause(SHORT_WAIT + 0.3)
+        assert view.border_subtitle == "" and view.typed == 0
+        await play(pilot, key)
+        assert screen.session.game.moves == [digit - 1]
+        assert alternate.value
 
 
 async def test_a_5x5_game_by_mouse_with_undo_redo_and_squares_named_to_e5() -> None:

@@ -30,6 +30,7 @@ from ttt_tui.engine import (
     Difficulty,
     Player,
 )
+from ttt_tui.play.results import Result
 from ttt_tui.play.settings import BoardSize, Mode
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH
 from ttt_tui.storage import Store
@@ -102,23 +103,61 @@ async def test_d_cycles_easy_medium_hard_and_round() -> None:
             assert selected(pilot, "#difficulty") == expected.value.capitalize()
 
 
-async def test_focused_difficulty_control_follows_left_and_right() -> None:
+async def test_a_focused_control_s_arrows_move_a_cursor_and_enter_or_space_choose() -> None:
+    """An arrow picked at once (one → on Mode or Board threw the game away) and wrapped
+    round from Hard to Easy; now, as in a radio set, arrows only move the cursor, it
+    stops at either end, and Enter or Space chooses."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
-        screen.query_one("#difficulty", Choice).focus()
+        control = screen.query_one("#difficulty", Choice)
+        control.focus()
         await pilot.pause()
-        for key, expected in [
+        for key, cursor in [
             ("right", Difficulty.HARD),
-            ("right", Difficulty.EASY),  # wraps
-            ("left", Difficulty.HARD),
+            ("right", Difficulty.HARD),  # no wrapping round to Easy
             ("left", Difficulty.MEDIUM),
+            ("left", Difficulty.EASY),
+            ("left", Difficulty.EASY),
         ]:
             await pilot.press(key)
-            assert screen.session.settings.difficulty is expected, key
-            assert selected(pilot, "#difficulty") == expected.value.capitalize()
+            assert control.cursor is cursor, key
+            assert screen.session.settings.difficulty is Difficulty.MEDIUM, key
+            assert selected(pilot, "#difficulty") == "Medium"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.session.settings.difficulty is Difficulty.EASY
+        assert selected(pilot, "#difficulty") == "Easy"
+        await pilot.press("right", "right", "space")
+        await settle(pilot)
+        assert screen.session.settings.difficulty is Difficulty.HARD
         # The arrows went to the control, not the board.
         assert screen.query_one(BoardView).cursor == 4
+
+        # Leaving the control picks nothing, and its cursor goes back to the choice.
+        await pilot.press("left")
+        assert control.cursor is Difficulty.MEDIUM and control.has_class("-away")
+        await pilot.press("tab")
+        await settle(pilot)
+        assert screen.session.settings.difficulty is Difficulty.HARD
+        assert control.cursor is Difficulty.HARD and not control.has_class("-away")
+
+
+async def test_an_arrow_on_mode_or_board_leaves_the_game_in_play() -> None:
+    """Tab to Mode or Board and press →: the game was abandoned at once, unasked."""
+    app = make_app(ScriptedAI(4))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1")
+        for selector in ("#mode", "#board-size"):
+            screen.query_one(selector, Choice).focus()
+            await play(pilot, "right", "left", "right")
+            assert marks(screen) == "X...O....", selector
+            assert screen.session.game.mode is Mode.HUMAN_VS_AI
+        assert app.store.load_games() == []
+        await play(pilot, "enter")  # Board's cursor is on 4x4: chosen, a new game
+        assert screen.session.game.board.n == 4
+        assert [r.result for r in app.store.load_games()] == [Result.ABANDONED]
 
 
 async def test_a_difficulty_change_mid_game_applies_from_the_ai_s_next_move() -> None:

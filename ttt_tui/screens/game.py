@@ -94,6 +94,9 @@ class GameScreen(BaseScreen[None]):
             )
             for digit in range(10)
         ),
+        # A number waiting for its second digit (1 on 4x4) is played by Enter or Space
+        # wherever the focus is, before a focused sidebar control takes the key.
+        Binding("enter,space", "play_typed", show=False, priority=True),
         # Where a bigger board does not fit, 3 or 4 goes to a smaller board that
         # does; the "too small" message says so, and nothing else needs them.
         *(Binding(str(n), f"board({n})", f"{n}x{n} board", show=False) for n in (3, 4)),
@@ -347,6 +350,10 @@ class GameScreen(BaseScreen[None]):
         """Name a square by its number, digit by digit; the board plays it once complete."""
         self.query_one(BoardView).type_digit(digit)
 
+    def action_play_typed(self) -> None:
+        """Play the square whose number waits for a second digit."""
+        self.query_one(BoardView).play_typed()
+
     def action_board(self, n: int) -> None:
         """Play on the n x n board: a new game."""
         self.apply(self.session.set_board(BoardSize(n)))
@@ -447,6 +454,8 @@ class GameScreen(BaseScreen[None]):
             return ai_vs_ai
         if action == "move_now":
             return session.thinking and Work.MOVE in session.progress
+        if action == "play_typed":
+            return bool(self.query_one(BoardView).typed)
         if action in self.PERSON_ACTIONS and ai_vs_ai:
             return False
         if action in ("redo", "nothing_to_redo"):

@@ -31,7 +31,7 @@ MOUSE = ("left click", "play a square")
 """The one thing the mouse does that no binding says."""
 
 TEXTUAL_KEYS = [
-    ("Tab", "board and sidebar controls in turn"),
+    ("Tab", "board and sidebar controls in turn; in a control ← → move, Enter or Space chooses"),
     ("ctrl+p", "command palette"),
 ]
 """Textual's own bindings the game relies on."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import time
 from collections import OrderedDict
 from dataclasses import replace
 from fractions import Fraction
@@ -19,6 +18,7 @@ from textual.geometry import Offset, Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
+from textual.timer import Timer
 
 from ttt_tui.engine import Board, Cell, cells_of
 from ttt_tui.play.view import BoardState
@@ -82,6 +82,12 @@ class BoardView(ClickTargets[Cell], can_focus=True):
     }
     BoardView:focus {
         border: round $primary;
+    }
+    /* A number waiting for its second digit, on the frame's bottom edge. */
+    BoardView {
+        border-subtitle-color: $text;
+        border-subtitle-background: $primary;
+        border-subtitle-style: bold;
     }
     BoardView > .board--square {
         background: $surface;
@@ -203,7 +209,8 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         """The state and the narrowest square's width that `_words` was chosen for."""
         self._typed = 0
         """The number typed so far, while more digits may follow; 0 for none."""
-        self._typed_until = 0.0
+        self._typed_timer: Timer | None = None
+        """Ends the wait for a second digit."""
 
     # What each square shows.
 
@@ -236,7 +243,7 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         if new.board.n != old.board.n:
             # Another board: the cursor starts in the middle of it.
             self.set_reactive(BoardView.cursor, middle(new.board.n))
-            self._typed = 0
+            self._stop_typing()
         self._show()
 
     def watch_cursor(self, old: Cell, new: Cell) -> None:
@@ -419,10 +426,40 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         if square is not None:
             # The keyboard's cursor stays where it is: the play is drawn in one
             # frame, the mark with nothing else moving.
-            self._typed = 0
+            self._stop_typing()
             self.post_message(self.CellChosen(square))
 
     # The keys.
+
+    @property
+    def typed(self) -> int:
+        """The square's number typed so far while a digit may still follow (``1`` on
+        4x4), which Enter plays; 0 for none."""
+        return self._typed
+
+    def _start_typing(self, number: int) -> None:
+        """Wait `TYPING_SECONDS` for another digit, saying so on the board's frame: the
+        cursor does not move when it is already on the square, so nothing else shows a
+        digit is waiting."""
+        self._typed = number
+        self.border_subtitle = f"Square {number}… Enter, or a second digit"
+        if self._typed_timer is not None:
+            self._typed_timer.stop()
+        self._typed_timer = self.set_timer(TYPING_SECONDS, self._stop_typing)
+
+    def _stop_typing(self) -> None:
+        self._typed = 0
+        self.border_subtitle = ""
+        if self._typed_timer is not None:
+            self._typed_timer.stop()
+            self._typed_timer = None
+
+    def play_typed(self) -> None:
+        """Play the square whose number is waiting for a second digit."""
+        number = self._typed
+        self._stop_typing()
+        if number:
+            self.post_message(self.CellChosen(number - 1))
 
     def type_digit(self, digit: int) -> None:
         """Name a square by its number, a digit at a time, and play it once no digit
@@ -431,10 +468,9 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         10-16), the cursor waits on the square named so far, which Enter plays; the
         next digit must come within `TYPING_SECONDS`, and the cursor follows it."""
         squares = self.state.board.size
-        now = time.monotonic()
-        following = bool(self._typed) and now < self._typed_until
+        following = bool(self._typed)
         number = self._typed * 10 + digit if following else digit
-        self._typed = 0
+        self._stop_typing()
         if not 1 <= number <= squares:
             self.post_message(self.NoSuchSquare(number, squares))
             return
@@ -444,16 +480,16 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         if number * 10 > squares:
             self.post_message(self.CellChosen(number - 1))
         else:
-            self._typed, self._typed_until = number, now + TYPING_SECONDS
+            self._start_typing(number)
 
     def action_play_cursor(self) -> None:
         """Choose the square under the cursor."""
-        self._typed = 0
+        self._stop_typing()
         self.post_message(self.CellChosen(self.cursor))
 
     def action_move_cursor(self, rows: int, cols: int) -> None:
         """Move the cursor, wrapping at the edges."""
-        self._typed = 0
+        self._stop_typing()
         n = self.n
         row, col = divmod(self.cursor, n)
         self.cursor = ((row + rows) % n) * n + (col + cols) % n

@@ -1,4 +1,5 @@
-"""A segmented control: a title, and one of a few options, picked by click or arrow keys."""
+"""A segmented control: a title, and one of a few options, picked by a click, or by the
+arrow keys and Enter."""
 
 from __future__ import annotations
 
@@ -26,6 +27,11 @@ class Choice(ClickTargets[int], Generic[E], can_focus=True):
     `value` alone, and the parent sets `value` once the choice has taken
     effect. So it can never show a setting that is not in force, even if a
     pick is refused or lost. Setting `value` posts nothing.
+
+    With the focus, as in a radio set, ← and → move a cursor over the options
+    (stopping at either end) and Enter or Space picks the one under it: an arrow
+    alone changes nothing. (An arrow used to pick at once, so one press on Mode or
+    Board threw the game in play away, and → on Hard wrapped round to Easy.)
     """
 
     FOCUS_ON_CLICK = False
@@ -33,8 +39,9 @@ class Choice(ClickTargets[int], Generic[E], can_focus=True):
     arrow keys keep moving the board's cursor; Tab reaches the control."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "step(-1)", "Previous", show=False),
-        Binding("right", "step(1)", "Next", show=False),
+        Binding("left", "move(-1)", "Previous", show=False),
+        Binding("right", "move(1)", "Next", show=False),
+        Binding("enter,space", "pick_cursor", "Choose", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -60,6 +67,14 @@ class Choice(ClickTargets[int], Generic[E], can_focus=True):
     Choice:focus > .choice--selected {
         background: $accent;
     }
+    Choice:focus.-away > .choice--selected {
+        background: $primary;
+    }
+    Choice > .choice--cursor {
+        background: $accent 50%;
+        color: $text;
+        text-style: bold underline;
+    }
     Choice > .choice--option {
         background: $surface;
         color: $text-muted;
@@ -77,6 +92,7 @@ class Choice(ClickTargets[int], Generic[E], can_focus=True):
         "choice--key",
         "choice--selected",
         "choice--option",
+        "choice--cursor",
     }
 
     class Changed(Message):
@@ -124,6 +140,8 @@ class Choice(ClickTargets[int], Generic[E], can_focus=True):
         self.short_labels = {option[0]: option[-1] for option in options}
         """Each option's label for when its full label does not fit."""
         self._value = value
+        self._cursor = self._index(value)
+        """The option Enter would pick, while the control has the focus."""
         if tooltip:
             self.tooltip = tooltip
 
@@ -136,7 +154,26 @@ class Choice(ClickTargets[int], Generic[E], can_focus=True):
     def value(self, value: E) -> None:
         if value != self._value:
             self._value = value
+            self._move_cursor(self._index(value))
             self.refresh()
+
+    @property
+    def cursor(self) -> E:
+        """The option under the cursor (the selected one, unless the arrows moved it)."""
+        return self.options[self._cursor][0]
+
+    def _index(self, value: E) -> int:
+        values = [option for option, _ in self.options]
+        return values.index(value) if value in values else 0
+
+    def _move_cursor(self, index: int) -> None:
+        self._cursor = index
+        self.set_class(index != self._index(self._value), "-away")
+        self.refresh()
+
+    def on_blur(self) -> None:
+        """The cursor goes back to the selected option: leaving picks nothing."""
+        self._move_cursor(self._index(self._value))
 
     def _heading(self) -> Text:
         heading = Text(self.title, style=self.get_component_rich_style("choice--title"))
@@ -166,12 +203,18 @@ class Choice(ClickTargets[int], Generic[E], can_focus=True):
             text.append("\n")
             text.append_text(self._heading())
             text.append("\n")
-        for (value, label), (start, end) in zip(self.options, self._spans(), strict=True):
+        spans = zip(self.options, self._spans(), strict=True)
+        for index, ((value, label), (start, end)) in enumerate(spans):
             width = end - start
             if len(label) >= width:  # a label that fills its span would run into the next
                 label = self.short_labels[value]
             shown = label[: max(width, 1)]
-            part = "choice--selected" if value == self.value else "choice--option"
+            if value == self.value:
+                part = "choice--selected"
+            elif index == self._cursor and self.has_focus:
+                part = "choice--cursor"
+            else:
+                part = "choice--option"
             text.append(shown.center(width), style=self.get_component_rich_style(part))
         return text
 
@@ -180,11 +223,13 @@ class Choice(ClickTargets[int], Generic[E], can_focus=True):
         if value != self.value:
             self.post_message(self.Changed(self, value))
 
-    def action_step(self, delta: int) -> None:
-        """Select the previous or next option, wrapping round."""
-        values = [value for value, _ in self.options]
-        index = values.index(self.value) if self.value in values else 0
-        self._pick((index + delta) % len(values))
+    def action_move(self, delta: int) -> None:
+        """Move the cursor to the previous or next option, stopping at either end."""
+        self._move_cursor(min(max(self._cursor + delta, 0), len(self.options) - 1))
+
+    def action_pick_cursor(self) -> None:
+        """Pick the option under the cursor."""
+        self._pick(self._cursor)
 
     def target_at(self, offset: Offset) -> int | None:
         """The index of the option at an offset in the content area, if any."""
