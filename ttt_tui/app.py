@@ -29,7 +29,13 @@ from textual.screen import Screen
 from textual.theme import ThemeProvider
 
 from ttt_tui.compat.app import AppFixes
-from ttt_tui.compat.hangup import HangupWatch, can_watch, discard_output, hung_up
+from ttt_tui.compat.hangup import (
+    HangupWatch,
+    LastResort,
+    can_watch,
+    discard_output,
+    hung_up,
+)
 from ttt_tui.compat.palette import GamePalette
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import MODE_LABELS
@@ -43,6 +49,10 @@ from ttt_tui.storage import Store, crash
 from ttt_tui.storage.pictures import NotSaved, save_picture
 from ttt_tui.storage.saver import QUIT_SECONDS, SAVED_NOTICE, Saver
 from ttt_tui.widgets.board import BoardView
+
+LAST_RESORT_SECONDS = QUIT_SECONDS + 3.0
+"""How long a game whose terminal (or server) has gone may take to end, its last saves
+waiting up to `QUIT_SECONDS` for another ttt-tui's lock, before it is ended outright."""
 
 ALT_LETTER = re.compile(r"alt\+(shift\+)?([a-z])")
 """A letter with Alt (and Shift), as Textual names the key."""
@@ -151,22 +161,25 @@ class TicTacToeApp(AppFixes[None]):
         )
         self._hangup_watch: HangupWatch | None = None
         """Ends the app when its terminal, or its web server, goes without a signal."""
+        self._last_resort = LastResort(LAST_RESORT_SECONDS, 128 + signal.SIGHUP)
+        """Ends the process outright if it outlives its terminal by that long."""
         self.last_words: list[str] = []
         """What to tell the person once the app has gone: notices about the last saves,
         and what could not be saved."""
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver for where the app runs, except that in a terminal on Linux or
-        macOS it is one that tells the mouse's side buttons from the left button."""
+        macOS it is one that tells the mouse's side buttons from the left button, and
+        that ends cleanly when its terminal hangs up (`ttt_tui.compat.driver`)."""
         driver = super().get_driver_class()
         if sys.platform == "win32":
             return driver
         # Imported here: Textual's Linux driver, which ours extends, needs termios.
         from textual.drivers.linux_driver import LinuxDriver
 
-        from ttt_tui.compat.driver import SideButtonDriver
+        from ttt_tui.compat.driver import GameDriver
 
-        return SideButtonDriver if driver is LinuxDriver else driver
+        return GameDriver if driver is LinuxDriver else driver
 
     def get_default_screen(self) -> Screen[None]:
         return self._game_screen
@@ -204,9 +217,11 @@ class TicTacToeApp(AppFixes[None]):
         self.last_words = await asyncio.to_thread(self.saver.close, QUIT_SECONDS)
 
     def _hung_up(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The terminal, or the web server, has gone without a signal (`HangupWatch`,
-        in its thread): end as on SIGHUP, writing nothing more."""
+        """The terminal, or the web server, has gone, with or without a signal
+        (`HangupWatch`, in its thread): end as on SIGHUP, writing nothing more, and
+        within `LAST_RESORT_SECONDS` whatever holds the event loop up."""
         discard_output()
+        self._last_resort.arm()
         loop.call_soon_threadsafe(self._exit_on_signal, signal.SIGHUP)
 
     def _output_hung_up(self, error: Exception) -> bool:
@@ -220,6 +235,8 @@ class TicTacToeApp(AppFixes[None]):
         )
 
     def _exit_on_signal(self, signum: int) -> None:
+        if signum == signal.SIGHUP:
+            self._last_resort.arm()
         if self.quitting:
             return
         self.quitting = True

@@ -1,12 +1,17 @@
-"""`HangupWatch` and `hung_up`: a pipe's writer or a terminal going is noticed, once."""
+"""`HangupWatch` and `hung_up`: a pipe's writer or a terminal going is noticed, once;
+`LastResort`: a process that outlives its terminal by too long ends."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
+import time
 
 import pytest
 
+from tests.support.terminal import ROOT, game_env
 from ttt_tui.compat.hangup import HangupWatch, can_watch, hung_up
 
 pytestmark = pytest.mark.skipif(not can_watch(), reason="poll() is POSIX")
@@ -76,3 +81,33 @@ def test_a_pipe_whose_reader_has_gone_is_hung_up() -> None:
         assert hung_up(write_end)
     finally:
         os.close(write_end)
+
+
+def last_resort(then: str) -> subprocess.CompletedProcess[str]:
+    """A Python process that arms a `LastResort` (0.3 s, status 77), twice, then runs
+    ``then``."""
+    code = "\n".join(
+        [
+            "import time",
+            "from ttt_tui.compat.hangup import LastResort",
+            "last = LastResort(0.3, 77)",
+            "last.arm()",
+            "last.arm()",
+            then,
+        ]
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code], env=game_env(), cwd=ROOT, timeout=20, text=True
+    )
+
+
+def test_the_last_resort_ends_a_process_that_outlives_it() -> None:
+    """Whatever holds a game up once its terminal has gone (a shutdown stuck for ever,
+    as one was in Textual's), the process ends."""
+    started = time.monotonic()
+    assert last_resort("time.sleep(60)").returncode == 77
+    assert time.monotonic() - started < 15
+
+
+def test_the_last_resort_does_not_hold_up_a_process_that_ends() -> None:
+    assert last_resort("print('done')").returncode == 0

@@ -111,10 +111,13 @@ class Use:
 NAMEDTUPLE = frozenset({"_replace", "_asdict", "_fields", "_field_defaults", "_make"})
 """Named tuples' own API, underscored so as not to clash with field names: public."""
 
+STANDARD = frozenset({"_exit"})
+"""The standard library's public names with an underscore: ``os._exit``."""
+
 
 def is_private(name: str) -> bool:
     dunder = name.startswith("__") and name.endswith("__")
-    return name.startswith("_") and not dunder and name not in NAMEDTUPLE
+    return name.startswith("_") and not dunder and name not in NAMEDTUPLE | STANDARD
 
 
 def python_files(*roots: Path) -> list[Path]:

@@ -24,6 +24,8 @@ import pytest
 import textual._wait
 from textual import events
 from textual.app import App
+from textual.drivers._writer_thread import MAX_QUEUED_WRITES as MAX_QUEUED_WRITES
+from textual.drivers._writer_thread import WriterThread as WriterThread
 from textual.geometry import Offset
 from textual.pilot import Pilot
 from textual.widgets._footer import FooterKey as FooterKey

@@ -120,12 +120,21 @@ def visible(output: bytes) -> str:
     return ESCAPES.sub(b"", output).decode("utf-8", errors="replace")
 
 
+def take_as_controlling_terminal() -> None:
+    """In the child, a session leader by now: make its standard input, the terminal,
+    its controlling terminal."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 class Terminal:
     """A command in a pseudo-terminal, with an emulator keeping its screen.
 
-    The command is in a session of its own, so the terminal is not its controlling
-    terminal: closing it (`hang_up`) sends no SIGHUP. ``keep`` bytes of the output,
-    escape sequences and all, are kept in `tail` (None: all of it).
+    The command is in a session of its own. The terminal is not its controlling
+    terminal unless ``controlling``: closing it (`hang_up`) then sends no signal;
+    a controlling terminal that closes is hung up by the system, which sends the
+    session SIGHUP and SIGCONT, as a terminal window or a tmux pane does when it
+    goes. ``keep`` bytes of the output, escape sequences and all, are kept in `tail`
+    (None: all of it).
     """
 
     def __init__(
@@ -135,6 +144,8 @@ class Terminal:
         size: tuple[int, int],
         cwd: Path | None = ROOT,
         keep: int | None = 200_000,
+        *,
+        controlling: bool = False,
     ) -> None:
         self.size = size
         self.keep = keep
@@ -151,6 +162,7 @@ class Terminal:
                 env=env,
                 cwd=cwd,
                 start_new_session=True,
+                preexec_fn=take_as_controlling_terminal if controlling else None,
             )
         finally:
             os.close(slave)

@@ -11,12 +11,14 @@ one of them is gone or has changed.
 `app`
     An unexpected error becomes a crash report; resizes that arrive out of order.
 `driver`
-    The mouse's side buttons, read as what they are.
+    The mouse's side buttons, read as what they are; a terminal that hangs up,
+    not taken for the end of a suspension.
 `footer`, `header`
     A footer that is never blank and rebuilt only when its keys change; a header
     that cannot crash an app closing as it starts.
 `hangup`
-    A game whose terminal or server went without a signal ends.
+    A game whose terminal or server went without a signal ends; one that outlives
+    its terminal is ended outright.
 `notification`
     A toast whose notification has just expired cannot hang the app.
 `palette`

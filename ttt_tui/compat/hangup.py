@@ -12,6 +12,11 @@ tells the app instead.
 Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`). Can go when Textual's
 drivers end the app at end-of-file on their input (the fix proposed in
 Textualize/textual#6690, open at 8.2.8); it relies on nothing private.
+
+Once the terminal or the server has gone, `LastResort` ends the process a few
+seconds later if it is still running, whatever held it up: a game nobody can see
+must not outlive its terminal (one did, stuck in Textual's shutdown; see
+`ttt_tui.compat.driver`). Its normal way out takes well under a second.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import contextlib
 import os
 import select
 import threading
+import time
 from collections.abc import Callable
 
 from ttt_tui.compat import Private
@@ -99,3 +105,22 @@ class HangupWatch:
         os.close(self._wake_read)
         os.close(self._wake_write)
         self._wake_read = self._wake_write = -1
+
+
+class LastResort:
+    """Ends the process with ``status`` ``seconds`` after `arm`, if it is still running
+    then; from a daemon thread, so a process that ends first is not held up by it."""
+
+    def __init__(self, seconds: float, status: int) -> None:
+        self.seconds = seconds
+        self.status = status
+        self._armed = threading.Lock()
+
+    def arm(self) -> None:
+        """Start the countdown; once only, however often and from whichever thread."""
+        if self._armed.acquire(blocking=False):
+            threading.Thread(target=self._run, name="ttt-tui last resort", daemon=True).start()
+
+    def _run(self) -> None:
+        time.sleep(self.seconds)
+        os._exit(self.status)
