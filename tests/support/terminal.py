@@ -331,12 +331,14 @@ def wait_until(condition: Callable[[], object], what: str, deadline: float = DEA
         time.sleep(0.05)
 
 
-def game_in_a_terminal(data: Path, *args: str, size: tuple[int, int] = (100, 30)) -> Terminal:
+def game_in_a_terminal(
+    data: Path, *args: str, size: tuple[int, int] = (100, 30), ready: str = "Your move"
+) -> Terminal:
     """`python -m ttt_tui` from this clone, with no thinking delay and seed 7, in a
-    pseudo-terminal, once it asks for a move."""
+    pseudo-terminal, once it shows ``ready`` (it asks for a move)."""
     command = game_command("--ai-delay", "0", "--seed", "7", *args)
     terminal = Terminal(command, game_env(data), size)
-    assert terminal.wait_for(lambda lines: "Your move" in "\n".join(lines)), terminal.text()
+    assert terminal.wait_for(lambda lines: ready in "\n".join(lines)), terminal.text()
     return terminal
 
 

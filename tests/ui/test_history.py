@@ -244,8 +244,9 @@ async def test_history_scrolls_to_the_latest_move_in_a_short_terminal() -> None:
 
 
 async def test_the_latest_move_is_on_screen_in_a_short_terminal() -> None:
+    """At 80x24 the list has two lines under the controls, the latest move in view."""
     app = make_app(settings=Settings(mode=Mode.TWO_PLAYERS))
-    async with app.run_test(size=(100, 16)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         screen = await start(pilot)
         await play(pilot, "1", "2", "3", "5", "4")
         history = screen.query_one(History)

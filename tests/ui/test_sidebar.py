@@ -4,15 +4,18 @@ by keys, taking effect as they say."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
+from textual.geometry import Region
 
 from tests.support import (
     SIZE,
     ScriptedAI,
+    Toast,
     click_option,
     drag,
     make_app,
@@ -24,6 +27,7 @@ from tests.support import (
     shown_marks,
     start,
     status,
+    until,
 )
 from ttt_tui.engine import (
     Board,
@@ -31,12 +35,13 @@ from ttt_tui.engine import (
     Player,
 )
 from ttt_tui.play.results import Result
-from ttt_tui.play.settings import BoardSize, Mode
+from ttt_tui.play.settings import BoardSize, Mode, Settings
+from ttt_tui.play.view import StatusView
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
-from ttt_tui.widgets.sidebar import MODE_OPTIONS
+from ttt_tui.widgets.sidebar import MODE_OPTIONS, Sidebar
 
 
 class ChoiceHost(App[None]):
@@ -195,14 +200,11 @@ async def test_choosing_o_starts_a_new_game_with_the_ai_opening_as_x() -> None:
         assert screen.session.game.moves == [4, 0, 1]
 
 
-@pytest.mark.parametrize("size", [(80, 24), (MIN_WIDTH, MIN_HEIGHT)], ids=["80x24", "minimum"])
-async def test_the_result_shows_however_far_the_controls_are_scrolled(
-    size: tuple[int, int],
-) -> None:
+async def test_the_result_shows_however_far_the_controls_are_scrolled() -> None:
     """The status line scrolled away with the sidebar's controls, so a person who had
     scrolled down to the Board or Coach controls never saw "AI wins"."""
     app = make_app(ScriptedAI(0, 1, 2))
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(MIN_WIDTH, MIN_HEIGHT)) as pilot:
         screen = await start(pilot)
         controls = screen.query_one("#sidebar-scroll", VerticalScroll)
         assert controls.max_scroll_y > 0  # the controls do not all fit: they scroll
@@ -215,6 +217,62 @@ async def test_the_result_shows_however_far_the_controls_are_scrolled(
         assert screen.region.contains_region(status.region)
         widget, _ = screen.get_widget_at(*status.region.offset)
         assert widget is status
+
+
+CONTROLS = {
+    Mode.HUMAN_VS_AI: ("#mode", "#board-size", "#difficulty", "#mark"),
+    Mode.TWO_PLAYERS: ("#mode", "#board-size"),
+    Mode.AI_VS_AI: ("#mode", "#board-size", "#ai-x-difficulty", "#ai-o-difficulty"),
+}
+"""The controls each mode shows, besides the two switches and the New game button."""
+
+STATUSES = [
+    StatusView("Your move (X)", "", thinking=False, won=False, lost=False, drawn=False),
+    StatusView(
+        "Draw", "n: new game\nu: undo, to study it", thinking=False, won=False, lost=False,
+        drawn=True,
+    ),
+    StatusView(
+        "Thinking… (Hard)",
+        "12.5 s · 1,234,567 positions · depth 17\nproving that no move loses\nm: move now",
+        thinking=True, won=False, lost=False, drawn=False,
+    ),
+]  # fmt: skip
+"""The shortest status, a game's end, and the longest: a long search's."""
+
+
+@pytest.mark.parametrize("mode", list(Mode), ids=[mode.value for mode in Mode])
+@pytest.mark.parametrize("size", [SIZE, (80, 24)], ids=["100x30", "80x24"])
+async def test_the_controls_stay_put_and_in_view_whatever_the_status_says(
+    size: tuple[int, int], mode: Mode
+) -> None:
+    """At 100x30 the options moved down two rows when the status grew ("Draw / n: new
+    game / u: undo…"), under a pointer aimed a moment before; at 80x24 Difficulty sat on
+    the last row under the notices, and You play, Coach, Alternate and New game had to
+    be scrolled to."""
+    app = make_app(ScriptedAI(), settings=Settings(mode=mode))
+    async with app.run_test(size=size, notifications=True) as pilot:
+        screen = await start(pilot)
+        sidebar = screen.query_one(Sidebar)
+        scroll = screen.query_one("#sidebar-scroll", VerticalScroll)
+        controls = [*CONTROLS[mode], "#coach", "#alternate", "#new-game"]
+        where: dict[str, Region] = {}
+        for status in STATUSES:
+            assert sidebar.view is not None
+            sidebar.view = replace(sidebar.view, status=status)
+            await pilot.pause()
+            shown = {c: screen.query_one(c).region for c in controls}
+            assert where in ({}, shown), status.message
+            where = shown
+            for control, region in shown.items():
+                assert scroll.region.contains_region(region), f"{control} is out of view"
+        # A notice (toasts sit in the bottom right corner) covers no control.
+        app.notify("Difficulty: Hard", timeout=60)
+        await until(pilot, lambda: bool(screen.query(Toast)), "the notice to show")
+        await until(pilot, lambda: all(t.region for t in screen.query(Toast)), "its layout")
+        for toast in screen.query(Toast):
+            for control, region in where.items():
+                assert not toast.region.overlaps(region), f"the notice covers {control}"
 
 
 @pytest.mark.parametrize("act", [False, True])

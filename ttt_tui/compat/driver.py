@@ -71,9 +71,7 @@ RELIES_ON = (
     # The output thread writes to the driver's file, and SIGCONT resumes.
     Private("textual.drivers.linux_driver.LinuxDriver.__init__", attributes=("_file",)),
     Private("textual.drivers._writer_thread.WriterThread.run", source="314021aab4f5"),
-    Private(
-        "textual.drivers.linux_driver.LinuxDriver._sigcont_application", source="1d7463a74df1"
-    ),
+    Private("textual.drivers.linux_driver.LinuxDriver._sigcont_application", source="1d7463a74df1"),
 )
 """What of Textual's this module depends on, as it was checked."""
 

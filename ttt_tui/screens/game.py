@@ -25,7 +25,7 @@ from ttt_tui.search.client import Searcher
 from ttt_tui.storage.saver import Saver
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.footer import GameFooter
-from ttt_tui.widgets.sidebar import Sidebar
+from ttt_tui.widgets.sidebar import HEIGHTS, Sidebar
 
 MIN_SIZES: dict[BoardSize, tuple[int, int]] = {
     BoardSize.THREE: (56, 16),
@@ -129,6 +129,8 @@ class GameScreen(BaseScreen[None]):
             tooltip="move now: the computer plays the best move it has found (Hard: once proven)",
         ),
     ]
+    VERTICAL_BREAKPOINTS = HEIGHTS
+    """How closely the sidebar packs its controls (``-tight``, ``-compact``, ``-roomy``)."""
     AUTO_FOCUS = ""
     """The screen gives the board the focus itself, and only while the board is shown
     (its keys must do nothing behind the "too small" message)."""

@@ -200,7 +200,8 @@ class Choice(ClickTargets[int], Generic[E], can_focus=True):
             text.append_text(self._heading())
             text.append(" ")
         elif self.title:
-            text.append("\n")
+            if self.content_size.height > 2:  # a blank line above, where there is room
+                text.append("\n")
             text.append_text(self._heading())
             text.append("\n")
         spans = zip(self.options, self._spans(), strict=True)

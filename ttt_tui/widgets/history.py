@@ -33,7 +33,7 @@ class History(VerticalScroll, can_focus=False):
     DEFAULT_CSS = """
     History {
         height: 1fr;
-        min-height: 6;
+        min-height: 2;
         background: $surface;
         scrollbar-size-vertical: 1;
     }

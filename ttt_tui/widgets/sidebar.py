@@ -55,6 +55,18 @@ class SidebarCheckbox(Checkbox):
             self.label = label
 
 
+ROOMY_HEIGHT = 34
+"""The shortest terminal whose sidebar has room for a blank line above each control
+(and a move list a few moves long); a shorter one packs its controls."""
+SPACED_HEIGHT = 25
+"""The shortest terminal whose sidebar has room for a blank line between the score and
+the packed controls (and two moves); a shorter one (80x24) has none."""
+HEIGHTS = [(0, "-tight"), (SPACED_HEIGHT, "-compact"), (ROOMY_HEIGHT, "-roomy")]
+"""The screen's class for its height (Textual's vertical breakpoints), which the
+sidebar's spacing follows (``app.tcss``): set as the screen is sized, before anything
+is drawn."""
+
+
 class SidebarScroll(VerticalScroll, can_focus=False):
     """The sidebar's part that scrolls in a short terminal: by the wheel, never by focus,
     which stays on the board."""
@@ -72,9 +84,14 @@ class Sidebar(Vertical):
     the sidebar's own typed messages (`ModeChosen`, `DifficultyChosen`, ...).
     Clicking a control leaves focus on the board; Tab reaches the controls.
 
-    The status, the score and the hints stay at the top; below them the move
-    list and the controls scroll when the terminal is short, so the status (and
-    a game's result) is never scrolled out of sight.
+    The status, the score and the hints stay at the top; below them the controls,
+    then the move list, which takes the room left. The status is always as tall as
+    it can get, so the controls stay where they are whatever it says; in a short
+    terminal they close up (no blank line between them) and the move list
+    shrinks, so at 80x24 every control shows under a few moves; shorter still,
+    the controls and the moves scroll, and the status (and a game's result) is
+    never scrolled out of sight. Notices, in the bottom right corner, cover the
+    move list rather than a control.
     """
 
     DEFAULT_CSS = """
@@ -261,8 +278,6 @@ class Sidebar(Vertical):
         yield self._score
         yield self._hints_used
         with SidebarScroll(id="sidebar-scroll"):
-            yield Label("Moves")
-            yield self._history
             yield self._mode
             yield self._board
             yield self._difficulty
@@ -272,6 +287,8 @@ class Sidebar(Vertical):
             yield self._coach
             yield self._alternate
             yield SidebarButton("New game  (n)", id="new-game", variant="primary", compact=True)
+            yield Label("Moves")
+            yield self._history
 
     def on_mount(self) -> None:
         self._show(self.view)

@@ -17,12 +17,17 @@ QUIET = StatusView("", "", thinking=False, won=False, lost=False, drawn=False)
 
 
 class StatusLine(Widget):
-    """One line of status, and what to do next; a spinner turns while the computer thinks."""
+    """One line of status, and what to do next; a spinner turns while the computer thinks.
+
+    It is always as tall as its longest message (a long search's: the message and
+    three lines of progress), each line cut rather than wrapped: what is below it
+    stays put whatever it says. (It grew by two lines when a game ended, and the
+    sidebar's controls moved under a pointer aimed a moment before.)
+    """
 
     DEFAULT_CSS = """
     StatusLine {
-        height: auto;
-        min-height: 1;
+        height: 4;
         width: 1fr;
         text-style: bold;
     }
@@ -68,8 +73,7 @@ class StatusLine(Widget):
         elif not new.thinking and self._timer is not None:
             self._timer.stop()
             self._timer = None
-        # New words may take another number of lines, moving what is below.
-        self.refresh(layout=(old.message, old.detail) != (new.message, new.detail))
+        self.refresh()
 
     def _advance(self) -> None:
         self._frame = (self._frame + 1) % len(SPINNER)
@@ -78,7 +82,9 @@ class StatusLine(Widget):
     def render(self) -> Text:
         status = self.status
         text = Text(
-            f"{SPINNER[self._frame]} {status.message}" if status.thinking else status.message
+            f"{SPINNER[self._frame]} {status.message}" if status.thinking else status.message,
+            no_wrap=True,
+            overflow="ellipsis",
         )
         if status.detail:
             text.append("\n" + status.detail, style=self.get_component_rich_style("status--detail"))
