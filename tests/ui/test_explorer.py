@@ -9,6 +9,7 @@ Each test walks through several things in one app, to keep the suite quick;
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 
 import pytest
@@ -54,6 +55,8 @@ from ttt_tui.screens.help import HelpScreen
 from ttt_tui.search.client import ThreadSearcher
 from ttt_tui.teach.explorer import Tab
 from ttt_tui.widgets.board import BoardView
+from ttt_tui.widgets.explorer_board import LEGENDS
+from ttt_tui.widgets.square import VerdictForm
 
 NEAR_END_5X5 = Board.parse("XOXXO/O.X../OOX../OX..X/.OOXX")
 """A 5x5 position with eight squares left: cheap to analyse, still a real tree."""
@@ -350,6 +353,61 @@ async def test_a_5x5_tree_builds_only_what_is_opened_and_the_size_is_checked() -
         await pilot.resize_terminal(*SIZE)
         await pilot.pause()
         assert not explorer.has_class("-too-small")
+
+
+def board_text(explorer: ExplorerScreen) -> list[str]:
+    """The explorer's board as drawn, line by line, its frame included."""
+    region = explorer.board_view.region
+    lines = drawn_text(explorer.app).splitlines()[region.y : region.bottom]
+    return [line[region.x : region.right] for line in lines]
+
+
+OPEN_5X5 = Board.parse("X" + "." * 23 + "O")
+"""A 5x5 position where every one of the 23 moves draws: 23 best moves, each starred."""
+
+
+@pytest.mark.parametrize("size", [SIZE, (80, 24)], ids=["100x30", "80x24"])
+async def test_every_square_of_the_5x5_explorer_board_keeps_its_star(
+    size: tuple[int, int],
+) -> None:
+    """At 100x30 the rows alternated between one line and two, and the one-line rows lost
+    their numbers and stars, so the tree starred every move and the board only two rows'.
+    Now every row is as tall as the others, two lines where the tabs keep their room
+    (each empty square's number, and its value with its star), else one (the value and
+    the star)."""
+    app = make_app(ScriptedAI(0))
+    async with app.run_test(size=size) as pilot:
+        game = await start(pilot)
+        await pilot.app.push_screen(ExplorerScreen(OPEN_5X5, game.searcher))
+        await settle(pilot)
+        explorer = pilot.app.screen
+        assert isinstance(explorer, ExplorerScreen)
+        await until(pilot, lambda: bool(explorer.board_view.state.verdicts), "the values")
+        board = explorer.board_view
+        heights = {board.square_region(cell).height for cell in range(25)}
+        assert len(heights) == 1, heights
+        shown = "\n".join(board_text(explorer))
+        assert shown.count("★") == 23, shown
+        lettered = board.words.verdicts is VerdictForm.LETTER
+        assert bool(board.border_subtitle) is lettered  # a legend for letters alone
+        if size == SIZE:
+            assert heights == {2}
+            numbers = set(re.findall(r"\b\d+\b", shown))
+            assert numbers == {str(square) for square in range(2, 25)}, shown
+
+
+async def test_letters_on_the_explorer_board_are_explained_on_its_frame() -> None:
+    """ "D" and "L8" had no legend."""
+    app = make_app(ScriptedAI(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = await start(pilot)
+        await pilot.app.push_screen(ExplorerScreen(NEAR_END_5X5, game.searcher))
+        await settle(pilot)
+        explorer = pilot.app.screen
+        assert isinstance(explorer, ExplorerScreen)
+        await until(pilot, lambda: bool(explorer.board_view.state.verdicts), "the values")
+        assert explorer.board_view.words.verdicts is VerdictForm.LETTER
+        assert any(legend in board_text(explorer)[-1] for legend in LEGENDS)
 
 
 async def test_too_small_the_explorer_offers_only_the_keys_that_work_there() -> None:

@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Static, TabbedContent, TabPane
 from textual.worker import Worker
@@ -36,6 +37,10 @@ from ttt_tui.widgets.move_tree import MoveTree, Path
 from ttt_tui.widgets.search_counts import SearchCounts
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+HEADING = 2
+"""Lines kept under the board for the position's heading."""
+TABS_ROOM = 10
+"""Lines the tabs keep (their bar and eight lines of text) where the board grows."""
 """The smallest terminal the explorer lays out in."""
 
 FETCH, COUNTS = "explorer-fetch", "explorer-counts"
@@ -207,13 +212,7 @@ class ExplorerScreen(BaseScreen[None]):
 
     def compose(self) -> ComposeResult:
         yield SafeHeader()
-        # Room for every row of squares (one line each at least, a line between them),
-        # the board's border and a heading of two lines, however short the terminal.
-        n = self.model.root.n
-        board_height = n + (n - 1) * GUTTER.height + 2
-        self.board_view.styles.min_height = board_height
-        with Horizontal(id="explorer-top") as top:
-            top.styles.min_height = board_height + 2
+        with Horizontal(id="explorer-top"):
             yield self.move_tree
             with Vertical(id="explorer-side"):
                 yield self.board_view
@@ -482,6 +481,20 @@ class ExplorerScreen(BaseScreen[None]):
             stopped = self.model.counting_stopped
             return stopped if action == "count_again" else not stopped
         return True
+
+    def check_size(self, size: Size | None = None) -> None:
+        """As every screen's; and the board as tall as its rows of squares need, each
+        row two lines tall (a number, and a value with its star) where the tabs keep
+        `TABS_ROOM` lines, else one, however short the terminal."""
+        super().check_size(size)
+        height = (size or self.app.size).height
+        n = self.model.root.n
+        for lines in (2, 1):
+            board = lines * n + (n - 1) * GUTTER.height + 2  # the border's two lines
+            if lines == 1 or height - 2 - (board + HEADING) >= TABS_ROOM:
+                break
+        self.board_view.styles.min_height = board
+        self.query_one("#explorer-top").styles.min_height = board + HEADING
 
     def too_small(self, width: int, height: int) -> str | None:
         """The "too small" message, below `MIN_WIDTH` x `MIN_HEIGHT`."""

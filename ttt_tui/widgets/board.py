@@ -62,6 +62,15 @@ def spans(total: int, count: int, gutter: int) -> tuple[tuple[int, int], ...]:
     return tuple((start, end - start) for start, end in zip(edges[::2], edges[1::2], strict=True))
 
 
+@functools.cache
+def even_spans(total: int, count: int, gutter: int) -> tuple[tuple[int, int], ...]:
+    """Offsets and lengths of ``count`` parts of one length, as long as fits ``total``
+    with ``gutter`` between them, centred in it (what is left over split round them)."""
+    length = max(total - gutter * (count - 1), 0) // count
+    start = (total - length * count - gutter * (count - 1)) // 2
+    return tuple((start + i * (length + gutter), length) for i in range(count))
+
+
 class BoardView(ClickTargets[Cell], can_focus=True):
     """Shows a position, the cursor, the last move, the winning line and coach verdicts.
 

@@ -191,16 +191,23 @@ def _content(
         label = next(
             (shown for shown in (f"▶ {label} ◀", f"▶{label}◀") if len(shown) <= width), label
         )
-    rows = [Text(label, style=style("board--number"))]
+    number = Text(label, style=style("board--number"))
+    said: list[Text] = []
     if look.verdict is not None:
         outcome = look.verdict.outcome.value
         verdict = verdict_text(look.verdict, words.verdicts)
-        rows.append(Text(verdict, style=style(f"board--{outcome}")))
+        said.append(Text(verdict, style=style(f"board--{outcome}")))
     elif look.pending:
-        rows.append(Text(words.pending, style=style("board--number")))
+        said.append(Text(words.pending, style=style("board--number")))
     if look.hint:
-        rows.append(Text(words.hint, style=style("board--best")))
-    if height < len(rows):
-        rows = rows[1:] if look.verdict is not None or look.pending or look.hint else rows
-        rows = rows[: max(height, 1)]
-    return Text("\n").join(rows)
+        said.append(Text(words.hint, style=style("board--best")))
+    if height >= 1 + len(said):
+        return Text("\n").join([number, *said])
+    # Too short for a line apiece: the verdict and the star share one, under the
+    # number if there is room (a short square used to lose its star and number).
+    if look.hint and len(said) == 2:
+        # A space between them where it leaves the margins, none where it would not.
+        space = " " if said[0].cell_len + 2 <= width - 2 * MARGIN else ""
+        star = Text(HINTS[-1], style=style("board--best"))
+        said = [Text.assemble(said[0], space, star)]
+    return Text("\n").join([number, *said] if height >= 2 else said)
