@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ttt_tui.play.view import BoardState
 from ttt_tui.widgets.board import EMPTY, GUTTER, BoardView, even_spans
-from ttt_tui.widgets.square import SquareLook, VerdictForm
+from ttt_tui.widgets.square import VerdictForm
 
 NO_CURSOR = -1
 """A cursor on no square."""
@@ -47,8 +47,8 @@ class ExplorerBoard(BoardView, can_focus=False):
     def _rows(self) -> tuple[tuple[int, int], ...]:
         return even_spans(self.content_size.height, self.n, GUTTER.height)
 
-    def _show(self, looks: tuple[SquareLook, ...] | None = None) -> None:
-        super()._show(looks)
+    def watch_state(self, old: BoardState, new: BoardState) -> None:
+        super().watch_state(old, new)
         self._explain_letters()
 
     def on_resize(self) -> None:
