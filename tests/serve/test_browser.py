@@ -25,12 +25,14 @@ import shutil
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
 from tests.support.browser import CHROMIUM_ENV, Page, chromium, find_chromium
 from tests.support.serving import Terminal, first_frame, served, square_name
 from tests.support.terminal import DEADLINE
+from ttt_tui.compat.header import ICON
 from ttt_tui.storage import Store
 
 pytestmark = [
@@ -49,11 +51,19 @@ class PageTerminal(Terminal):
 
     def __init__(self) -> None:
         super().__init__((80, 24))
+        self.requests: list[str] = []
+        """Every address the page asked for, in order."""
+        self.clicked: list[int] = []
+        """The squares X clicked, in order."""
 
     def feed(self, event: dict[str, Any]) -> None:
-        """Take one DevTools event: the page's websocket opening, a resize, or output."""
+        """Take one DevTools event: a request, the page's websocket opening, a resize, or
+        output."""
         method, params = event.get("method"), event.get("params", {})
-        if method == "Network.webSocketCreated":
+        if method == "Network.requestWillBeSent":
+            self.requests.append(params["request"]["url"])
+        elif method == "Network.webSocketCreated":
+            self.requests.append(params["url"])
             size = re.search(r"width=(\d+)&height=(\d+)", params["url"])
             if size:
                 self.screen.resize(int(size[2]), int(size[1]))
@@ -99,8 +109,34 @@ async def click_square(page: Page, terminal: PageTerminal, square: int) -> None:
     await page.click(left + (column + 0.5) * cell_width, top + (row + 0.5) * cell_height)
 
 
-async def play_by_clicks(page: Page, url: str, screenshot: Path) -> list[int]:
-    """Play one game as X by clicking free squares; the squares clicked, in order."""
+DRAWN = """(() => {
+  const draw = (text) => {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 48;
+    const context = canvas.getContext("2d");
+    context.font = "32px " + FONTS;
+    context.fillText(text, 8, 36);
+    return canvas.toDataURL();
+  };
+  const missing = draw("\\u{10FFFD}");
+  return draw(TEXT) !== missing;
+})()"""
+"""Whether the page's fonts draw a character, not the box of a missing glyph (which
+a code point no font has, U+10FFFD, draws)."""
+
+TERMINAL_FONTS = "'Roboto Mono', Monaco, 'Courier New', monospace"
+"""The fonts the page's terminal (xterm.js, in textual-serve's script) asks for."""
+
+
+async def drawn(page: Page, text: str) -> bool:
+    """Whether the page's terminal fonts draw ``text`` as a glyph of its own."""
+    script = DRAWN.replace("FONTS", json.dumps(TERMINAL_FONTS)).replace("TEXT", json.dumps(text))
+    return bool(await page.evaluate(script))
+
+
+async def play_by_clicks(page: Page, url: str, screenshot: Path) -> PageTerminal:
+    """Play one game as X by clicking free squares; the page's screen, with the squares
+    clicked in order in `clicked`."""
     await page.send("Network.enable")
     await page.send("Page.enable")
     await page.send("Page.navigate", url=url)
@@ -120,7 +156,8 @@ async def play_by_clicks(page: Page, url: str, screenshot: Path) -> list[int]:
         if len(clicked) == 1:
             await asyncio.sleep(0.5)  # let xterm.js paint the frame it was sent
             await page.screenshot(screenshot)
-    return clicked
+    terminal.clicked = clicked
+    return terminal
 
 
 def test_a_game_played_by_clicks_in_headless_chromium(tmp_path: Path) -> None:
@@ -135,13 +172,22 @@ def test_a_game_played_by_clicks_in_headless_chromium(tmp_path: Path) -> None:
     options = ("--ai-delay", "0", "--difficulty", "hard", "--seed", "12")
     with served(data, tmp_path / "serve.log", *options) as server:
 
-        async def scenario() -> list[int]:
+        async def scenario() -> tuple[PageTerminal, bool]:
             async with chromium(executable, tmp_path / "profile") as page:
-                return await play_by_clicks(page, server.url + "/", shot)
+                terminal = await play_by_clicks(page, server.url + "/", shot)
+                return terminal, await drawn(page, ICON)
 
-        clicked = asyncio.run(scenario())
+        terminal, icon_drawn = asyncio.run(scenario())
         log = server.log.read_text()
     assert "Traceback" not in log, log
+    clicked = terminal.clicked
+    # The page asked the game's server alone (it asked fonts.googleapis.com for its
+    # font), and its fonts draw the header's icon (Textual's ⭘ was a missing glyph's box).
+    origin = server.url.removeprefix("http://")
+    elsewhere = [url for url in terminal.requests if urlsplit(url).netloc != origin]
+    assert terminal.requests and elsewhere == []
+    assert ICON in terminal.text.splitlines()[0]
+    assert icon_drawn
 
     [game] = Store(data).load_games()
     assert [cell + 1 for cell in game.moves[0::2]] == clicked

@@ -11,6 +11,7 @@ import asyncio
 import importlib.util
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -74,6 +75,34 @@ def test_a_tab_plays_and_its_game_ends_when_it_closes_and_the_limit_holds(
     # The game left unfinished when its tab closed is recorded, as q would record it.
     [record] = game_records(tmp_path / "data")
     assert (record["moves"][0], len(record["moves"]), record["result"]) == (4, 2, "abandoned")
+
+
+ADDRESS = re.compile(r"""(?:href|src)="([^"]+)"|url\("([^"]+)"\)""")
+"""Every address a page names: links, scripts and images, and in its styles, fonts."""
+
+
+def test_the_page_asks_nothing_of_any_other_server(tmp_path: Path) -> None:
+    """textual-serve's page linked a stylesheet on fonts.googleapis.com: a request to a
+    third party from every browser, which failed offline. Everything it names now
+    comes from the game's server, the font included."""
+
+    async def scenario(url: str) -> list[str]:
+        async with aiohttp.ClientSession() as http:
+            async with http.get(url + "/") as response:
+                page = await response.text()
+            named = [link or style for link, style in ADDRESS.findall(page)]
+            assert any(address.endswith(".ttf") for address in named), page
+            for address in named:
+                async with http.get(address) as response:
+                    assert response.status == 200, address
+                    if address.endswith(".ttf"):
+                        assert (await response.read())[:4] == b"\x00\x01\x00\x00", address
+            return named
+
+    with served(tmp_path / "data", tmp_path / "serve.log") as server:
+        named = asyncio.run(scenario(server.url))
+    others = [address for address in named if not address.startswith(server.url + "/")]
+    assert others == []
 
 
 def test_the_games_of_a_server_killed_outright_end_with_it(tmp_path: Path) -> None:

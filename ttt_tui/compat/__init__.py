@@ -15,7 +15,7 @@ one of them is gone or has changed.
     not taken for the end of a suspension.
 `footer`, `header`
     A footer that is never blank and rebuilt only when its keys change; a header
-    that cannot crash an app closing as it starts.
+    that cannot crash an app closing as it starts, with an icon every font has.
 `hangup`
     A game whose terminal or server went without a signal ends; one that outlives
     its terminal is ended outright.
@@ -26,7 +26,8 @@ one of them is gone or has changed.
 `screen`
     Screens that start no text selection, and redraw through dialogs above them.
 `serve`
-    textual-serve's server, run by ttt-tui, its games ended with their tabs.
+    textual-serve's server, run by ttt-tui, its games ended with their tabs, its
+    page's font loaded from the server itself.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The header: Textual's, with a title that cannot crash an app closing as it starts.
+"""The header: Textual's, with a title that cannot crash an app closing as it starts,
+and an icon every common font has.
 
 Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
 
@@ -10,6 +11,11 @@ crashed with ``NoMatches`` for ``HeaderTitle``. `SafeHeader` sets the title at
 once, and not at all once it has gone. Textualize/textual PR #4817 catches that
 error, but is not in 8.2.8. Can go when Textual's ``Header`` checks that its title
 is still there.
+
+Textual's header icon, ⭘ (U+2B58), is in none of Roboto Mono (the font of
+textual-serve's page), DejaVu Sans Mono or Liberation Mono, so a browser showed a
+missing-glyph box for it. `ICON` is in all of them, and in the WGL4 set that nearly
+every font covers. That part can go when Textual's default icon is such a character.
 """
 
 from __future__ import annotations
@@ -28,8 +34,16 @@ RELIES_ON = (
 """What of Textual's this module depends on, as it was checked."""
 
 
+ICON = "≡"
+"""The header's icon (a click on it opens the command palette): a menu's sign."""
+
+
 class SafeHeader(Header):
-    """Textual's header, which shows the app's and the screen's titles as they change."""
+    """Textual's header, which shows the app's and the screen's titles as they change,
+    with `ICON` for its icon."""
+
+    def __init__(self) -> None:
+        super().__init__(icon=ICON)
 
     def on_mount(self, event: Mount) -> None:
         # Instead of Header's own handler (and Widget's, which sets up scrollbars,

@@ -9,6 +9,15 @@ application itself, with its own signal handling and its own start-up message;
 application that ``Server._make_app`` builds. No upstream report was found for
 either. Can go when textual-serve lets a caller build or run its application.
 
+**The page's font.** textual-serve's page (``templates/app_index.html``) links a
+stylesheet on fonts.googleapis.com for its Roboto Mono: a request to a third party
+from every browser that opens the game, which fails offline and which a server
+meant for a classroom's own network should not make. textual-serve ships the same
+font in its static files, unused. `local_fonts` rewrites the page to load those
+instead, and `web_app` serves the rewritten page. No upstream report was found. Can
+go when textual-serve's page loads its font from the server: `tests/compat` checks
+that the page still has the link this replaces.
+
 **Ending a game that does not quit.** textual-serve's ``AppService`` can only ask
 its game to quit; it keeps the game's process private (``AppService._process``).
 A game that does not quit when its tab closes would run for ever, so `game_process`
@@ -18,7 +27,12 @@ reaches it, to kill it. Can go when ``AppService`` can end its process.
 from __future__ import annotations
 
 import asyncio
+import re
+from pathlib import Path
 
+import aiohttp_jinja2
+import jinja2
+import textual_serve
 from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
@@ -32,9 +46,48 @@ RELIES_ON = (
 """What of textual-serve's this module depends on, as it was checked."""
 
 
+PAGE = "app_index.html"
+"""textual-serve's page, as its templates folder names it."""
+
+FONT_LINK = re.compile(r"<link[^>]*fonts\.googleapis\.com[^>]*>", re.DOTALL)
+"""The page's link to a font on a third party's server."""
+
+LOCAL_FONTS = """<style>
+      @font-face {
+        font-family: "Roboto Mono";
+        src: url("{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf")
+          format("truetype");
+        font-weight: 100 700;
+        font-style: normal;
+      }
+      @font-face {
+        font-family: "Roboto Mono";
+        src: url("{{ config.static.url }}fonts/RobotoMono-Italic-VariableFont_wght.ttf")
+          format("truetype");
+        font-weight: 100 700;
+        font-style: italic;
+      }
+    </style>"""
+"""The same font, from the fonts textual-serve serves itself."""
+
+
+def upstream_page() -> str:
+    """textual-serve's page template, as it ships."""
+    folder = Path(textual_serve.__file__).parent / "templates"
+    return (folder / PAGE).read_text(encoding="utf-8")
+
+
+def local_fonts(page: str) -> str:
+    """The page with its third-party font link replaced by the server's own fonts."""
+    return FONT_LINK.sub(lambda _: LOCAL_FONTS, page)
+
+
 async def web_app(server: Server) -> web.Application:
-    """The aiohttp application that serves ``server``'s page and websockets."""
-    return await server._make_app()
+    """The aiohttp application that serves ``server``'s page (with `local_fonts`) and
+    websockets."""
+    app = await server._make_app()
+    aiohttp_jinja2.setup(app, loader=jinja2.DictLoader({PAGE: local_fonts(upstream_page())}))
+    return app
 
 
 def game_process(service: AppService) -> asyncio.subprocess.Process | None:
