@@ -13,7 +13,9 @@
   memory; 5x5: the proof that the empty board is a draw (no opening book),
   and every Hard move over whole games against random, Easy, Medium and Hard,
   as X and as O, in one process whose tables stay warm across games, as in
-  the app's search process.
+  the app's search process; and the coach's first positions (the empty board,
+  every first move, a sample after two) analysed from empty tables, with the
+  opening book and with every move searched, as before the book had them.
 
 Time figures are medians (and p95 where a distribution matters) and the 3x3
 ones are quoted as ratios to the baselines measured alongside them. Pure
@@ -111,6 +113,21 @@ print(json.dumps({
     "nodes": nodes, "value": value,
     "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
 }))
+"""
+
+_COACH_SCRIPT = """\
+import json, sys, time
+from ttt_tui.engine import Board, analyze, opening, solver
+if sys.argv[1] == "searched":
+    opening.BOOK.clear()
+    opening.VALUES.clear()
+seconds = []
+for position in sys.argv[2:]:
+    solver.clear_tables()
+    cpu = time.process_time()
+    analyze(Board.parse(position))
+    seconds.append(time.process_time() - cpu)
+print(json.dumps({"cpu": seconds}))
 """
 
 _GAMES_SCRIPT = """\
@@ -576,12 +593,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     big_runs = 1 if args.quick else 5
     games = args.games if args.games is not None else 1 if args.quick else 3
     print()
-    print(big_boards(big_runs, games))
+    coach = first_positions(0)[:1] if args.quick else first_positions(COACH_SAMPLE)
+    print(big_boards(big_runs, games, coach))
     return 0
 
 
-def big_boards(runs: int, games: int) -> str:
-    """The 4x4 and 5x5 figures, measured in fresh processes, as text with a table."""
+COACH_SAMPLE = 12
+"""Positions with two marks among the coach's first positions the benchmark times."""
+
+
+def first_positions(sample: int) -> list[str]:
+    """The 5x5 positions a coach meets first, one per symmetry class: the empty board,
+    every first move, and ``sample`` positions after the first two moves (seeded)."""
+    from tools.book import book_positions
+
+    boards = sorted(book_positions().values(), key=str)
+    early = [str(b) for b in boards if (b.x | b.o).bit_count() < 2]
+    later = [str(b) for b in boards if (b.x | b.o).bit_count() == 2]
+    return early + random.Random(0).sample(later, min(sample, len(later)))
+
+
+def met(condition: bool) -> str:
+    """A goal's verdict."""
+    return "met" if condition else "not met"
+
+
+def big_boards(runs: int, games: int, coach_positions: Sequence[str]) -> str:
+    """The 4x4 and 5x5 figures, measured in fresh processes, as text with a table;
+    ``coach_positions`` are the coach's first positions to time."""
     four = [_child(_BIG_SCRIPT, "4", "analyze") for _ in range(runs)]
     proof = [_child(_BIG_SCRIPT, "5", "proof") for _ in range(runs)]
     played = _child(_GAMES_SCRIPT, "5", str(games))
@@ -617,6 +656,23 @@ def big_boards(runs: int, games: int) -> str:
             + ("met" if proof_cpu < 2 and proof_nodes < REFERENCE_5X5_NODES else "not met"),
         )
     )
+    booked = _child(_COACH_SCRIPT, "book", *coach_positions)["cpu"]
+    searched = _child(_COACH_SCRIPT, "searched", *coach_positions)["cpu"]
+    for label, times, goal in (
+        ("from the book", booked, "p95 under 1 s: " + met(percentile(booked, 0.95) < 1)),
+        ("searched, no book (before it)", searched, ""),
+    ):
+        body.append(
+            (
+                f"5x5: the coach's first positions, {label}",
+                format_time(statistics.median(times)),
+                format_time(percentile(times, 0.95)),
+                "",
+                "",
+                "",
+                goal,
+            )
+        )
     moves = played["moves"]
     cpu = [m[0] for m in moves]
     wall = [m[1] for m in moves]
@@ -638,6 +694,8 @@ def big_boards(runs: int, games: int) -> str:
         "wall time can be longer); nodes are positions the search expanded.\n\n"
         + table
         + "\n\n"
+        + f"The coach's first positions: {len(coach_positions)}, each analysed from empty"
+        " tables (every move valued, as the coach shows it).\n"
         + f"Hard's games: against random, Easy, Medium and Hard, as X and as O, {games} of"
         f" each, in one process (tables warm across games). Slowest move:"
         f" {format_time(max(cpu))} of CPU, {format_time(max(wall))} wall,"

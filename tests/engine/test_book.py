@@ -8,18 +8,33 @@ from pathlib import Path
 import pytest
 
 from tools import book
-from ttt_tui.engine import Board, Difficulty, choose_move, opening, solver
-from ttt_tui.engine.search import _book_entry, _sides, _solver
+from ttt_tui.engine import (
+    Board,
+    Difficulty,
+    Outcome,
+    Verdict,
+    analyze,
+    choose_move,
+    opening,
+    solver,
+)
+from ttt_tui.engine.search import BOOK_VALUE_MARKS, _book_entry, _sides, _solver, evaluate
 
 BOARDS = book.book_positions()
 """Every book position, one per symmetry class, by canonical key."""
+LATER = book.value_positions()
+"""Every position one mark later, one per symmetry class, by canonical key."""
 
 
 def test_the_book_covers_every_early_position_once() -> None:
-    """One entry per symmetry class of the positions with at most two marks: 92 of them."""
+    """One entry per symmetry class of the positions with at most two marks: 92 of them;
+    and one value for each class with three marks: 904."""
     assert opening.MARKS == book.BOOK_MARKS == 2
+    assert BOOK_VALUE_MARKS == opening.MARKS + 1
     assert set(opening.BOOK) == set(BOARDS)
     assert len(opening.BOOK) == 92
+    assert set(opening.VALUES) == set(LATER)
+    assert len(opening.VALUES) == 904
 
 
 def check(key: int) -> None:
@@ -32,16 +47,20 @@ def test_the_book_is_as_its_generator_proved_it() -> None:
     """The entries hash to the digest the generator wrote beside them, and the file is
     the generator's output: a changed entry (a book move replaced by hand) is seen here,
     in milliseconds, though only the long run proves every entry again."""
-    assert book.digest(opening.BOOK) == opening.DIGEST
+    assert book.digest(opening.BOOK, opening.VALUES) == opening.DIGEST
     source = Path(opening.__file__).read_text(encoding="utf-8")
-    assert book.render(opening.BOOK) == source
+    assert book.render(opening.BOOK, opening.VALUES) == source
 
 
 def test_the_digest_sees_a_changed_entry() -> None:
     changed = dict(opening.BOOK)
     outcome, plies, moves = changed[0]
     changed[0] = (outcome, plies, moves ^ 1)  # one move more or less at the empty board
-    assert book.digest(changed) != opening.DIGEST
+    assert book.digest(changed, opening.VALUES) != opening.DIGEST
+    values = dict(opening.VALUES)
+    key = min(values)
+    values[key] = (values[key][0], values[key][1] + 2)  # a win two moves longer
+    assert book.digest(opening.BOOK, values) != opening.DIGEST
 
 
 HANDFUL = [
@@ -65,6 +84,79 @@ def test_book_entries_agree_with_the_search(position: str) -> None:
 @pytest.mark.parametrize("key", sorted(BOARDS))
 def test_every_book_entry_agrees_with_the_search(key: int) -> None:
     check(key)
+
+
+def check_value(key: int) -> None:
+    """The stored value is what the search proves from scratch, the book set aside."""
+    solver.clear_tables()
+    assert book.value_entry(LATER[key]) == opening.VALUES[key], str(LATER[key])
+
+
+HANDFUL_LATER = [
+    ".......X....O....X.......",  # X wins in 7
+    "....O.X...........X......",  # O loses in 6
+    "......X......X....O......",  # a draw
+    "X..X..O..................",  # X wins in 15
+]
+"""Values proven again in the default run, each in well under a second from empty tables."""
+
+
+@pytest.mark.parametrize("position", HANDFUL_LATER)
+def test_values_one_mark_later_agree_with_the_search(position: str) -> None:
+    key = next(key for key, board in LATER.items() if str(board) == position)
+    check_value(key)
+
+
+@pytest.mark.long
+def test_every_value_one_mark_later_agrees_with_the_search() -> None:
+    """All 904, in one test: each from its own empty tables, about 0.1 s apiece."""
+    wrong = []
+    for key in sorted(LATER):
+        solver.clear_tables()
+        if book.value_entry(LATER[key]) != opening.VALUES[key]:
+            wrong.append(str(LATER[key]))
+    assert wrong == []
+
+
+OPENED_B1 = ".X......................."
+"""The computer's opening on b1, after which the coach proved for 8 s."""
+
+
+@pytest.mark.parametrize(
+    "position",
+    [".........................", OPENED_B1, "X...........O............"],
+)
+def test_the_coach_values_every_move_of_a_book_position_from_the_book(position: str) -> None:
+    """The coach's first 5x5 positions took up to 9 s of proving (8 s after the
+    computer opened on b1): each move's value is now read from the book, not one
+    position searched."""
+    solver.clear_tables()
+    booked = analyze(Board.parse(position))
+    assert booked.nodes == 0
+    assert len(booked.moves) == 25 - position.count("X") - position.count("O")
+
+
+@pytest.mark.parametrize(
+    "position",
+    [
+        ".........................",
+        "X...........O............",
+        pytest.param(OPENED_B1, marks=pytest.mark.long),  # 8 s of proof
+    ],
+)
+def test_the_book_s_move_values_are_the_search_s(position: str) -> None:
+    """Each move's value, as the coach reads it from the book, is what the search proves
+    with the book set aside."""
+    board = Board.parse(position)
+    booked = analyze(board)
+    solver.clear_tables()
+    for cell, verdict in booked.moves.items():
+        after = evaluate(board.play(cell), exact=True, book=False)
+        assert verdict == Verdict(FLIPPED[after.outcome], (after.plies or 0) + 1), cell
+
+
+FLIPPED = {Outcome.WIN: Outcome.LOSS, Outcome.LOSS: Outcome.WIN, Outcome.DRAW: Outcome.DRAW}
+"""An outcome seen from the other side."""
 
 
 def test_hard_plays_from_the_book_in_any_orientation() -> None:

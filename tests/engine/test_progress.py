@@ -22,8 +22,9 @@ from ttt_tui.engine import (
 )
 from ttt_tui.engine.search import _solver
 
-# X in the centre: O to move, a draw; every reply must be proven to draw or lose.
-CENTRE = Board.empty(5).play(12)
+# X in the centre and on a1, O on b2: O to move, a draw; every reply must be proven to
+# draw or lose. (Positions with fewer marks are valued from the opening book.)
+CENTRE = Board.empty(5).play(12).play(6).play(0)
 
 
 def test_progress_reports_nodes_time_stage_and_a_partial_analysis() -> None:
@@ -46,7 +47,7 @@ def test_progress_reports_nodes_time_stage_and_a_partial_analysis() -> None:
     for p in seen:
         if p.proven:
             assert p.best is not None and analysis.moves[p.best].outcome is Outcome.DRAW
-    assert analysis.complete and len(analysis.moves) == 24
+    assert analysis.complete and len(analysis.moves) == 22
 
 
 def test_a_cancelled_search_stops_within_a_few_hundred_nodes() -> None:
@@ -86,7 +87,7 @@ def test_a_cancelled_search_leaves_the_tables_sound(cancel_at: int) -> None:
         analyze(clean_board, cancelled=cancel)
     again = analyze(clean_board)
     assert again == clean
-    assert again.value == Verdict(Outcome.DRAW, 24)
+    assert again.value == Verdict(Outcome.DRAW, 22)
     assert {v.outcome for v in again.moves.values()} == {Outcome.DRAW, Outcome.LOSS}
 
 
@@ -184,8 +185,8 @@ def test_searches_in_two_threads_on_one_board_size_keep_to_their_own_stops() -> 
     assert started.wait(30), "the first search reported no progress"
     assert table.tick is not None  # the first search is under way
     with pytest.raises(SearchCancelled, match="the caller cancelled the search"):
-        analyze(CENTRE.play(0), cancelled=lambda: True)
+        analyze(CENTRE.play(24), cancelled=lambda: True)
     thread.join(60)
     [result] = first
     assert isinstance(result, Analysis), result
-    assert result.value == Verdict(Outcome.DRAW, 24)
+    assert result.value == Verdict(Outcome.DRAW, 22)

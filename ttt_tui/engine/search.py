@@ -31,6 +31,11 @@ CancelCheck = Callable[[], bool]
 DISTANCE_BUDGET: dict[int, int | None] = {3: None, 4: None, 5: 60_000}
 """Nodes `analyze` may spend on one move's exact length, by board size (None: no limit)."""
 
+BOOK_VALUE_MARKS = 3
+"""5x5 positions with at most this many marks have their value in the opening book
+(``opening.MARKS`` and one mark more), so the moves of the book's positions are valued
+without a search."""
+
 ANALYSIS_CAP = 20_000
 """Complete analyses kept per board size, so asking again costs a lookup."""
 
@@ -406,9 +411,9 @@ def _value(
     solver: Solver, run: _Run, me: Mask, opp: Mask, exact: bool, book: bool = True
 ) -> Verdict:
     """The value of a position for ``me``, to move."""
-    booked = _book_entry(solver, me, opp) if book else None
+    booked = _book_value(solver, me, opp) if book else None
     if booked is not None:
-        return booked[0]
+        return booked
     e = (solver.full ^ (me | opp)).bit_count()
     run.set("looking for a win")
     if solver.or_node(me, opp, e):
@@ -482,6 +487,12 @@ def _move_verdict(
     e = (solver.full ^ (mine | opp)).bit_count()
     if e == 0:
         return Verdict(Outcome.DRAW, 1)
+    booked = _book_value(solver, opp, mine)
+    if booked is not None:  # the opponent's value after the move, from the book
+        outcome = {Outcome.WIN: Outcome.LOSS, Outcome.LOSS: Outcome.WIN}.get(
+            booked.outcome, Outcome.DRAW
+        )
+        return Verdict(outcome, None if booked.plies is None else booked.plies + 1)
     if root is Outcome.WIN and solver.and_node(mine, opp, e):
         length = _length(solver, run, mine, opp, False, exact)
         return Verdict(Outcome.WIN, None if length is None else length + 1)
@@ -552,7 +563,14 @@ def analyze(
         return Analysis(board, known.value, dict(known.moves), known.best, True, 0)
     with _Run(solver, cancelled, progress) as run:
         value = _value(solver, run, me, opp, exact=False)
-        holds = value.outcome is not Outcome.LOSS and _passing_holds(solver, run, me, opp)
+        # Where the book has every move's value, no search needs the proof that no
+        # move loses (which took half a second on the 5x5 board with a corner taken).
+        booked = solver.n == 5 and (me | opp).bit_count() < BOOK_VALUE_MARKS
+        holds = (
+            not booked
+            and value.outcome is not Outcome.LOSS
+            and _passing_holds(solver, run, me, opp)
+        )
         moves: dict[Cell, Verdict] = {}
         seen: dict[int, Verdict] = {}
         empty = board.empty_mask
@@ -719,6 +737,22 @@ def best_moves(
             return Verdict(Outcome.DRAW, e), tuple(legal)
         drawing = [c for c in legal if not solver.or_node(opp, me | 1 << c, e - 1)]
         return Verdict(Outcome.DRAW, e), tuple(drawing)
+
+
+def _book_value(solver: Solver, me: Mask, opp: Mask) -> Verdict | None:
+    """The opening book's value of a 5x5 position, if it has it: the book's positions and
+    those one mark later."""
+    marks = (me | opp).bit_count()
+    if solver.n != 5 or marks > BOOK_VALUE_MARKS:
+        return None
+    from ttt_tui.engine import opening
+
+    key = solver.canonical(me, opp)
+    if marks <= opening.MARKS:
+        booked = opening.BOOK.get(key)
+        return None if booked is None else Verdict(Outcome(booked[0]), booked[1])
+    valued = opening.VALUES.get(key)
+    return None if valued is None else Verdict(Outcome(valued[0]), valued[1])
 
 
 def _book_entry(solver: Solver, me: Mask, opp: Mask) -> tuple[Verdict, list[Cell]] | None:
