@@ -41,7 +41,7 @@ from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
-from ttt_tui.widgets.sidebar import MODE_OPTIONS, Sidebar
+from ttt_tui.widgets.sidebar import MODE_OPTIONS, Sidebar, spacing_for
 
 
 class ChoiceHost(App[None]):
@@ -313,3 +313,21 @@ async def test_choosing_a_board_starts_a_new_game_and_keeps_the_choice(tmp_path:
     lines = (tmp_path / "data" / "games.jsonl").read_text().splitlines()
     [abandoned] = [json.loads(line) for line in lines]
     assert (abandoned["n"], abandoned["k"], abandoned["result"]) == (3, 3, "abandoned")
+
+
+@pytest.mark.parametrize(
+    ("height", "spacing"),
+    [
+        (16, "-tight"),
+        (24, "-tight"),
+        (25, "-compact"),
+        (30, "-compact"),
+        (33, "-compact"),
+        (34, "-roomy"),
+        (60, "-roomy"),
+    ],
+)
+def test_the_sidebar_packs_its_controls_by_the_terminal_height(height: int, spacing: str) -> None:
+    """The class the game screen takes as it mounts, before Textual's first resize sets
+    the same one: a first frame laid out otherwise jumps two lines as the game starts."""
+    assert spacing_for(height) == spacing

@@ -25,7 +25,7 @@ from ttt_tui.search.client import Searcher
 from ttt_tui.storage.saver import Saver
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.footer import GameFooter
-from ttt_tui.widgets.sidebar import HEIGHTS, Sidebar
+from ttt_tui.widgets.sidebar import HEIGHTS, Sidebar, spacing_for
 
 MIN_SIZES: dict[BoardSize, tuple[int, int]] = {
     BoardSize.THREE: (56, 16),
@@ -214,6 +214,7 @@ class GameScreen(BaseScreen[None]):
         yield GameFooter()
 
     def on_mount(self) -> None:
+        self.add_class(spacing_for(self.app.size.height))
         self.check_size()
         self.apply(self.session.begin())
 

@@ -63,8 +63,13 @@ SPACED_HEIGHT = 25
 the packed controls (and two moves); a shorter one (80x24) has none."""
 HEIGHTS = [(0, "-tight"), (SPACED_HEIGHT, "-compact"), (ROOMY_HEIGHT, "-roomy")]
 """The screen's class for its height (Textual's vertical breakpoints), which the
-sidebar's spacing follows (``app.tcss``): set as the screen is sized, before anything
-is drawn."""
+sidebar's spacing follows (``app.tcss``). Textual sets it when the screen is resized,
+which comes after the first frame: `spacing_for` gives it to the screen as it mounts."""
+
+
+def spacing_for(height: int) -> str:
+    """The class of `HEIGHTS` for a screen ``height`` lines tall."""
+    return [name for least, name in HEIGHTS if height >= least][-1]
 
 
 class SidebarScroll(VerticalScroll, can_focus=False):
