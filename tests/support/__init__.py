@@ -210,17 +210,24 @@ def make_app(
     search_process: bool = False,
     **options: Any,
 ) -> TicTacToeApp:
-    """The real app with no thinking delay, seed 7 and a store that saves nothing.
+    """The real app with no thinking delay, no animations, seed 7 and a store that
+    saves nothing.
 
     The real engine plays and coaches unless ``chooser`` or ``analyzer`` stand in
     for it, in a thread (a search process a test apiece would cost more than
     most tests); a test gives its own ``searcher``, or asks for the app's own
     ``search_process`` as the game has it. ``options`` go to `TicTacToeApp` as they
     are (``store``, ``difficulty``, ``board``, ``mark`` ...).
+
+    Animations (a tab's sliding underline, a scroll) draw nothing a test checks
+    that their last frame does not, and `Pilot.press` waits for each to end: a tab
+    switched by a key cost 0.4 s.
     """
     if not search_process:
         searcher = searcher or ThreadSearcher(chooser, analyzer)
-    return TicTacToeApp(settings=settings, ai_delay=0, seed=seed, searcher=searcher, **options)
+    app = TicTacToeApp(settings=settings, ai_delay=0, seed=seed, searcher=searcher, **options)
+    app.animation_level = "none"
+    return app
 
 
 @dataclass(frozen=True)

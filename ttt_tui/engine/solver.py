@@ -114,10 +114,13 @@ class Solver:
         return found
 
     def clear(self) -> None:
-        """Forget every stored result."""
+        """Forget every stored result, and count nodes from zero again: a budget is
+        checked every 256 nodes, so a search's stopping point depends on the count's
+        phase, which then no longer depends on what was searched before."""
         self.table.clear()
         self.pairings.clear()
         self.analyses.clear()
+        self.nodes = 0
 
     # --- The search ------------------------------------------------------------------------
 

@@ -205,6 +205,7 @@ class GameScreen(BaseScreen[None]):
         """The computer's move that came while the explorer was open, played when it closes."""
 
     def compose(self) -> ComposeResult:
+        self.add_class(spacing_for(self.app.size.height))
         view = self.session.view()
         yield SafeHeader()
         with Horizontal(id="main"):
@@ -214,7 +215,6 @@ class GameScreen(BaseScreen[None]):
         yield GameFooter()
 
     def on_mount(self) -> None:
-        self.add_class(spacing_for(self.app.size.height))
         self.check_size()
         self.apply(self.session.begin())
 
