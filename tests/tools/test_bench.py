@@ -20,6 +20,7 @@ def _positions_below(board: Board) -> int:
     return sum(1 + _positions_below(board.play(cell)) for cell in board.legal_moves())
 
 
+@pytest.mark.long  # the whole quick benchmark, 3 to 6 s of CPU: .ci/run runs it
 def test_quick_run_counts_the_empty_board_tree_and_prints_ratios(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -150,6 +151,7 @@ def seconds(text: str) -> float:
     return float(number.replace(",", "")) * UNITS[unit]
 
 
+@pytest.mark.long  # the whole quick benchmark, 3 to 6 s of CPU: .ci/run runs it
 def test_ui_quick_run_prints_every_figure_with_consistent_ratios(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
