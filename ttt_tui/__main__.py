@@ -135,7 +135,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser for `ttt-tui` and its `analyze` and `serve` subcommands."""
+    """The parser for `ttt-tui` and its `analyze`, `review` and `serve` subcommands."""
     parser = argparse.ArgumentParser(
         prog="ttt-tui",
         description="Tic-tac-toe in the terminal against a minimax opponent.",
@@ -190,6 +190,35 @@ def build_parser() -> argparse.ArgumentParser:
             " of the whole tree is given where plain minimax cannot finish)"
         ),
     )
+    review = commands.add_parser(
+        "review",
+        help="grade every move of a recorded game, or of one given move by move",
+        description=(
+            "Grade every move of a game from proven values, for the player who made it:"
+            " best, inaccuracy (a slower win or a quicker loss), mistake (a win thrown to"
+            " a draw, a draw to a loss), blunder (a win thrown to a loss), or good where"
+            " a 5x5 length cannot be proven; then name the turning points."
+        ),
+        epilog=(
+            "GAME is 'last' (the default) or a number: the N-th game in games.jsonl, 1 the"
+            " first, -1 the last. With --json, cells are 0-based as in analyze --json."
+        ),
+    )
+    review.add_argument(
+        "game", nargs="?", metavar="GAME", help="a recorded game: last, or its number"
+    )
+    review.add_argument(
+        "--board",
+        type=_board,
+        metavar="{3,4,5}",
+        help="the board of the --moves game (default: 3)",
+    )
+    review.add_argument(
+        "--moves",
+        metavar="MOVES",
+        help='a game to review instead, X first: squares by name or number, e.g. "b2 a1 c3"',
+    )
+    review.add_argument("--json", action="store_true", help="print one JSON object")
     serve = commands.add_parser(
         "serve",
         help="serve the game to web browsers (needs the web extra)",
@@ -262,6 +291,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ttt_tui.commands.analyze import main as analyze
 
             return analyze(args)
+        if args.command == "review":
+            from ttt_tui.commands.review import main as review
+
+            return review(args)
         if args.command == "serve":
             if importlib.util.find_spec("textual_serve") is None:
                 print(

@@ -44,6 +44,7 @@ from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import GameScreen, is_too_small
 from ttt_tui.screens.help import HelpScreen
+from ttt_tui.screens.review import ReviewScreen
 from ttt_tui.search.client import Searcher, SearchProcess
 from ttt_tui.storage import Store, crash
 from ttt_tui.storage.pictures import NotSaved, save_picture
@@ -393,7 +394,12 @@ class TicTacToeApp(AppFixes[None]):
         return run
 
     def _commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        help_ = screen.action_help if isinstance(screen, ExplorerScreen) else self.action_help
+        own_help = isinstance(screen, ExplorerScreen | ReviewScreen)
+        help_ = (
+            screen.action_help
+            if isinstance(screen, ExplorerScreen | ReviewScreen)
+            else self.action_help
+        )
         for command in super().get_system_commands(screen):
             if command.title == "Screenshot":
                 yield command._replace(
@@ -412,8 +418,8 @@ class TicTacToeApp(AppFixes[None]):
                 yield SystemCommand("Keys", "Every key and what it does (?)", help_)
                 continue
             yield command
-        if isinstance(screen, ExplorerScreen):
-            return  # the game waits under the explorer, as it was
+        if own_help:
+            return  # the game waits under the explorer and the review, as it was
         game, session = self._game_screen, self.session
         yield SystemCommand("New game", "Start a new game", game.action_new_game)
         mode = session.game.mode
@@ -466,4 +472,10 @@ class TicTacToeApp(AppFixes[None]):
         yield SystemCommand(
             "Explorer", "See minimax think about this position (e)", game.action_explore
         )
+        if session.game.is_over:
+            yield SystemCommand(
+                "Review",
+                "Every move of this game graded, and where it turned (v)",
+                game.action_review,
+            )
         yield SystemCommand("Help", "The rules and every key", self.action_help)

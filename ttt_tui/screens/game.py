@@ -114,6 +114,7 @@ class GameScreen(BaseScreen[None]):
         # In AI vs AI the keys above that need a person say why they do nothing.
         Binding("u,r,i,p", "computer_plays_both", show=False),
         Binding("s", "stats", "Stats", tooltip="all-time stats"),
+        Binding("v", "review", "Review", tooltip="review the game: every move graded"),
         # The explorer is offered where the footer has room for it; e works anywhere.
         Binding(
             "e",
@@ -426,11 +427,21 @@ class GameScreen(BaseScreen[None]):
         if held is not None:
             self._ai_moved(held)
 
+    def action_review(self) -> None:
+        """Open the review of the game just ended."""
+        from ttt_tui.screens.review import ReviewScreen
+
+        game = self.session.game
+        if not game.is_over or isinstance(self.app.screen, ReviewScreen):
+            return
+        self.app.push_screen(ReviewScreen(game.board.n, tuple(game.moves), self.searcher))
+
     def action_stats(self) -> None:
         """Show all-time statistics."""
         from ttt_tui.screens.stats import StatsScreen
 
-        self.app.push_screen(StatsScreen(self.saver, BoardSize(self.session.game.board.n)))
+        board = BoardSize(self.session.game.board.n)
+        self.app.push_screen(StatsScreen(self.saver, self.searcher, board))
 
     # Size, and which keys work.
 
@@ -463,6 +474,8 @@ class GameScreen(BaseScreen[None]):
             return False
         if action in ("redo", "nothing_to_redo"):
             return bool(session.game.redo_stack) is (action == "redo")
+        if action == "review":
+            return over
         if action in ("explore", "explore_unlisted"):
             return (self.app.size.width >= EXPLORE_KEY_WIDTH) is (action == "explore")
         return True

@@ -18,6 +18,7 @@ from ttt_tui.play.results import MODE_LABELS, OUTCOME_LABELS, StatsOutcome
 from ttt_tui.play.settings import BoardSize
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.dialog import Dialog
+from ttt_tui.search.client import Searcher
 from ttt_tui.storage import Stats, StatsRow
 from ttt_tui.storage.saver import Saver
 from ttt_tui.widgets.choice import Choice
@@ -46,6 +47,7 @@ class StatsScreen(Dialog[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,s,q", "close", "Close", key_display="esc"),
         Binding("R", "reset", "Reset stats"),
+        Binding("g", "games", "Past games", tooltip="every recorded game, each with its review"),
         *(
             Binding(str(size.n), f"show_board({size.n})", size.label, show=False)
             for size in BoardSize
@@ -95,11 +97,15 @@ class StatsScreen(Dialog[None]):
             """The all-time stats, every board's."""
             super().__init__()
 
-    def __init__(self, saver: Saver, board: BoardSize = BoardSize.THREE) -> None:
-        """Show the stats ``saver`` keeps, first those of the ``board`` in play."""
+    def __init__(
+        self, saver: Saver, searcher: Searcher, board: BoardSize = BoardSize.THREE
+    ) -> None:
+        """Show the stats ``saver`` keeps, first those of the ``board`` in play; a past
+        game's review is worked out in ``searcher``."""
         super().__init__()
         self.saver = saver
         """Where the stats are read and reset, off the event loop."""
+        self.searcher = searcher
         self._stats: Stats | None = None
         """The stats as last read; None until they are."""
         self._board = Choice(
@@ -122,6 +128,7 @@ class StatsScreen(Dialog[None]):
             yield Static(MIXED_NOTE, id="mixed-note", markup=False)
             yield Static(id="where", markup=False)
             with Horizontal():
+                yield Button("Past games (g)", id="games", compact=True)
                 yield Button("Reset stats… (R)", id="reset", variant="error", compact=True)
                 yield Button("Close (esc)", id="close", variant="primary", compact=True)
 
@@ -206,6 +213,16 @@ class StatsScreen(Dialog[None]):
             ConfirmScreen("Reset all-time stats to zero? Game records are kept.", "Reset", "Keep"),
             answered,
         )
+
+    def action_games(self) -> None:
+        """Every recorded game, newest first, each opening its review."""
+        from ttt_tui.screens.games import GamesScreen
+
+        self.app.push_screen(GamesScreen(self.saver, self.searcher))
+
+    @on(Button.Pressed, "#games")
+    def _games_pressed(self) -> None:
+        self.action_games()
 
     @on(Button.Pressed, "#reset")
     def _reset_pressed(self) -> None:

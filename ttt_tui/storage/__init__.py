@@ -105,8 +105,10 @@ from ttt_tui.storage.store import (
     GAMES_FILE,
     SETTINGS_FILE,
     STATS_FILE,
+    GamesUnreadable,
     Store,
     default_data_dir,
+    read_games,
 )
 
 __all__ = [
@@ -117,11 +119,13 @@ __all__ = [
     "SETTINGS_FILE",
     "STATS_FILE",
     "GameRecord",
+    "GamesUnreadable",
     "Mixed",
     "Stats",
     "StatsRow",
     "Store",
     "default_data_dir",
+    "read_games",
     "read_settings",
     "record_of",
     "settings_from_json",

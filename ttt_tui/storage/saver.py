@@ -31,7 +31,7 @@ from ttt_tui.play.game import EndedGame
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Settings
 from ttt_tui.storage.files import LockBusy
-from ttt_tui.storage.model import Stats, record_of
+from ttt_tui.storage.model import GameRecord, Stats, record_of
 from ttt_tui.storage.store import Store
 
 LOCK_SECONDS = 0.2
@@ -137,6 +137,12 @@ class Saver:
     def load_stats(self) -> Future[Stats]:
         """The all-time stats, once every change handed in before has been made."""
         job = self._submit(lambda store: store.load_stats(), "")
+        return job.future
+
+    def load_games(self) -> Future[list[GameRecord]]:
+        """Every recorded game, oldest first, once every change handed in before has
+        been made."""
+        job = self._submit(lambda store: store.load_games(), "")
         return job.future
 
     def _submit(self, run: Callable[[Store], Any], what: str) -> _Job:

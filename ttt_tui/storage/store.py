@@ -102,6 +102,41 @@ class _GamesFile:
         return _GamesFile(list(self.lines), list(self.records), self.since_reset, self.reset_at)
 
 
+class GamesUnreadable(Exception):
+    """``games.jsonl`` is missing or cannot be read as it is; the message says why."""
+
+
+def read_games(directory: Path) -> list[GameRecord]:
+    """Every game in ``directory``'s ``games.jsonl``, oldest first, read without
+    changing anything (`Store` repairs a damaged file; a reader only reports it).
+
+    Raises `GamesUnreadable` for a missing file, an unreadable one, or a damaged or
+    newer line, naming the line.
+    """
+    path = directory / GAMES_FILE
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise GamesUnreadable(f"no games recorded yet: {path} does not exist") from None
+    except OSError as exc:
+        raise GamesUnreadable(f"cannot read {path}: {_reason(exc)}") from None
+    games: list[GameRecord] = []
+    for number, raw_line in enumerate(raw.split(b"\n"), start=1):
+        if not raw_line.strip():
+            continue
+        try:
+            entry = parse_games_line(decode(raw_line).strip())
+        except NewerFormat as newer:
+            raise GamesUnreadable(
+                f"{path} line {number} is from a newer ttt-tui (format {newer.version})"
+            ) from None
+        except ValueError as exc:
+            raise GamesUnreadable(f"{path} line {number} is damaged: {exc}") from None
+        if isinstance(entry, GameRecord):
+            games.append(entry)
+    return games
+
+
 class Store:
     """Settings, stats and game records in one directory, with nothing ever lost.
 

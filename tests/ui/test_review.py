@@ -1,0 +1,180 @@
+"""The review screen: opened from a finished game (v, the palette) and from the list of
+past games, stepped through, worked out off the event loop and given up on close."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from textual.widgets import OptionList, Static
+
+from tests.support import SIZE, ScriptedAI, make_app, play, settle, start, until
+from ttt_tui.engine import Analysis, Board, CancelCheck, SearchCancelled, analyze
+from ttt_tui.play.settings import Mode, Settings
+from ttt_tui.screens.explorer import ExplorerScreen
+from ttt_tui.screens.game import GameScreen
+from ttt_tui.screens.games import GamesScreen
+from ttt_tui.screens.review import ReviewScreen
+from ttt_tui.screens.stats import StatsScreen
+from ttt_tui.storage import Store
+from ttt_tui.teach.review import Label
+
+
+def listed(screen: ReviewScreen) -> list[str]:
+    moves = screen.query_one(OptionList)
+    return [str(moves.get_option_at_index(i).prompt) for i in range(moves.option_count)]
+
+
+def shown(screen: ReviewScreen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+async def test_v_reviews_the_game_just_won_and_the_arrows_step_through_it() -> None:
+    app = make_app(ScriptedAI(8, 7))
+    async with app.run_test(size=SIZE) as pilot:
+        game = await start(pilot)
+        await pilot.press("v")  # the game is not over: nothing happens
+        assert app.screen is game
+        await play(pilot, "1", "2", "3")
+        assert game.session.game.is_over
+        assert "Review" in [b.binding.description for b in game.active_bindings.values()]
+        await pilot.press("v")
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        await until(pilot, lambda: len(review.review.moves) == 5, "every move graded")
+        await pilot.pause()
+        assert [line.split() for line in listed(review)] == [
+            ["start"],
+            ["1.", "X", "a1", "best"],
+            ["2.", "O", "c3", "mistake"],
+            ["3.", "X", "b1", "blunder"],
+            ["4.", "O", "b3", "blunder"],
+            ["5.", "X", "c1", "best"],
+        ]
+        assert review.ply == 5 and str(review.board_view.state.board) == "XXX....OO"
+        await pilot.press("left", "left", "left")
+        assert review.ply == 2
+        assert str(review.board_view.state.board) == "X.......O"
+        assert shown(review, "#review-detail").startswith("Move 2: O c3, mistake.")
+        assert "Instead, b2 held the draw." in shown(review, "#review-detail")
+        summary = shown(review, "#review-summary")
+        assert "The game was lost at move 2" in summary
+        assert "X: 2 best, 1 blunder" in summary and "O: 1 mistake, 1 blunder" in summary
+        await pilot.press("up")  # the list itself moves the board too
+        assert review.ply == 1 and review.board_view.state.last_move == 0
+        await pilot.press("right", "escape")
+        await pilot.pause()
+        assert app.screen is game
+
+
+async def test_e_explores_the_position_shown_and_the_game_end_is_not_explored() -> None:
+    app = make_app(ScriptedAI(8, 7))
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play(pilot, "1", "2", "3", "v")
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        await pilot.press("e")  # after X's winning move: nothing to explore
+        await pilot.pause()
+        assert app.screen is review
+        await pilot.press("left", "e")
+        await settle(pilot)
+        explorer = app.screen
+        assert isinstance(explorer, ExplorerScreen)
+        assert str(explorer.model.root) == "XX.....OO"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is review
+
+
+async def test_the_palette_offers_the_review_once_the_game_is_over() -> None:
+    app = make_app(ScriptedAI(8, 7))
+    async with app.run_test(size=SIZE) as pilot:
+        game = await start(pilot)
+        titles = [command.title for command in app.get_system_commands(game)]
+        assert "Review" not in titles
+        await play(pilot, "1", "2", "3")
+        titles = [command.title for command in app.get_system_commands(game)]
+        assert "Review" in titles
+
+
+class GatedAnalyzer:
+    """Analyses once the test lets it; records whether the search was told to stop."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.started = threading.Event()
+        self.stopped: list[bool] = []
+
+    def __call__(self, board: Board, cancelled: CancelCheck | None = None) -> Analysis:
+        self.started.set()
+        while not self.gate.wait(0.01):
+            if cancelled is not None and cancelled():
+                self.stopped.append(True)
+                raise SearchCancelled
+        return analyze(board, cancelled)
+
+
+async def test_the_review_works_off_the_event_loop_and_closing_gives_the_work_up() -> None:
+    analyzer = GatedAnalyzer()
+    app = make_app(ScriptedAI(8, 7), analyzer=analyzer)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play(pilot, "1", "2", "3")
+        analyzer.gate.clear()
+        await pilot.press("v")
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        await until(pilot, analyzer.started.is_set, "the first analysis began")
+        # The screen answers while the search waits.
+        await pilot.press("left")
+        assert review.ply == 4
+        assert "Reviewing: 0 of 5 moves graded" in shown(review, "#review-heading")
+        assert "being graded" in shown(review, "#review-detail")
+        await pilot.press("escape")
+        await until(pilot, lambda: analyzer.stopped == [True], "the search told to stop")
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_past_games_newest_first_each_opening_its_review(tmp_path: Path) -> None:
+    store = Store(tmp_path / "data")
+    app = make_app(ScriptedAI(8, 7, 6, 5), store=store)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play(pilot, "1", "2", "3", "n", "5")
+        await pilot.press("n")  # the second game is recorded as abandoned
+        await settle(pilot)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        await pilot.press("g")
+        games = app.screen
+        assert isinstance(games, GamesScreen)
+        await until(pilot, lambda: len(games.games) == 2, "the games read")
+        await pilot.pause()
+        lines = [str(games.query_one(OptionList).get_option_at_index(i).prompt) for i in range(2)]
+        assert "3x3  You (X) vs Medium" in lines[0] and "abandoned, 2 moves" in lines[0]
+        assert "X won, 5 moves" in lines[1]
+        await pilot.press("down", "enter")
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        assert review.cells == (0, 8, 1, 7, 2)
+        assert shown(review, "#review-heading").startswith("3x3, You (X) vs Medium: X won")
+        await until(pilot, lambda: len(review.review.moves) == 5, "every move graded")
+        assert review.review.moves[1].label is Label.MISTAKE
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+
+
+async def test_an_ai_vs_ai_game_is_reviewed_too() -> None:
+    app = make_app(settings=Settings(mode=Mode.AI_VS_AI))
+    async with app.run_test(size=SIZE) as pilot:
+        game = await start(pilot)
+        await until(pilot, lambda: game.session.game.is_over, "the game played out", 30)
+        await settle(pilot)
+        await pilot.press("v")
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        count = len(game.session.game.moves)
+        await until(pilot, lambda: len(review.review.moves) == count, "every move graded")
