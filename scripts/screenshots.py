@@ -92,6 +92,7 @@ SHOTS = [
     Shot("explorer-walk", keys=["5", "e", "a", "right_square_bracket"], script=[0]),
     Shot("explorer-guarantee", keys=["5", "e", "g"], script=[0]),
     Shot("explorer-5x5", keys=["1", "3", "7", "e"], script=[0, 24], board=BoardSize.FIVE),
+    Shot("review", keys=["4", "5", "9", "v", "left"], script=[0, 1, 2]),
 ]
 
 

@@ -129,15 +129,15 @@ def test_the_review_reads_a_game_and_names_its_turning_points() -> None:
     ]
     assert [move.ply for move in found.turning_points] == [2, 5, 7, 8]
     assert found.turning_text(found.moves[1]) == (
-        "The game was lost at move 2: O b1 let X force a win, starting with a1"
+        "O gave the draw away at move 2: O b1 let X force a win, starting with a1"
         " (threatening c3). Instead, a1, c1, a3 or c3 held the draw."
     )
     assert found.turning_text(found.moves[6]) == (
-        "The game was lost at move 7: X a2 left O's threat at b3 open, and O completes"
+        "X gave the draw away at move 7: X a2 left O's threat at b3 open, and O completes"
         " a3–c3. Instead, b3 held the draw."
     )
     assert found.turning_text(found.moves[7]) == (
-        "The win slipped away at move 8: O c2 only draws. Instead, b3 won at once."
+        "O let the win slip at move 8: O c2 only draws. Instead, b3 won at once."
     )
     assert found.summary(found.moves[0].player) == "X: 2 best, 2 mistakes"
     assert found.result == "in_progress"
@@ -152,7 +152,7 @@ def test_a_fork_is_named_as_one() -> None:
     move = found.moves[3]
     assert move.label is Label.MISTAKE
     assert found.turning_text(move) == (
-        "The game was lost at move 4: O b1 let X fork at c3, threatening c2 and a3 at once."
+        "O gave the draw away at move 4: O b1 let X fork at c3, threatening c2 and a3 at once."
         " Instead, a2, c2, a3 or c3 held the draw."
     )
 
@@ -163,7 +163,7 @@ def test_a_blunder_throws_a_win_to_a_loss() -> None:
     assert (move.before.outcome, move.played.outcome, move.label) == (W, L, Label.BLUNDER)
     assert found.result == "o_won"
     assert found.turning_text(move) == (
-        "A won game was thrown to a loss at move 7: X c3 left O's threat at b1 open, and O"
+        "X threw a won game to a loss at move 7: X c3 left O's threat at b1 open, and O"
         " completes a1–c1. Instead, c2 won at once."
     )
 

@@ -153,6 +153,8 @@ BOUND_KEYS: tuple[tuple[str, bytes, float], ...] = (
     ("?", b"?", 1.5),
     ("R", b"R", 1),
     ("y", b"y", 1),
+    ("v", b"v", 1),
+    ("g", b"g", 1),
     ("escape", ESC, 8),
     ("tab", b"\t", 2),
     ("shift+tab", b"\x1b[Z", 2),
@@ -166,7 +168,7 @@ the screens it closes do not stay up for long."""
 OTHER_KEYS: tuple[tuple[str, bytes], ...] = (
     *(
         (ch, ch.encode())
-        for ch in "abefgmotvwxzABCDEFGHIJKLMNOPQSTUVWXYZ0!@#$%^&*()-=+[]{};:'\",.<>/\\|`~"
+        for ch in "abefmotwxzABCDEFGHIJKLMNOPQSTUVWXYZ0!@#$%^&*()-=+[]{};:'\",.<>/\\|`~"
     ),
     *((ch, ch.encode()) for ch in ("é", "ß", "→", "€", "日", "🙂")),
     ("home", b"\x1b[H"),

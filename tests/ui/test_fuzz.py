@@ -127,14 +127,14 @@ BOUND_KEYS: tuple[tuple[str, int], ...] = (
     *((key, 1) for key in ("up", "down", "left", "right", "h", "j", "k", "l")),
     *(("enter", 2), ("space", 2), ("n", 4), ("d", 3), ("u", 6), ("r", 5), ("c", 2)),
     *(("i", 2), ("p", 3), ("s", 1), ("question_mark", 1), ("escape", 10)),
-    *(("tab", 2), ("shift+tab", 2), ("y", 1), ("R", 1)),
+    *(("tab", 2), ("shift+tab", 2), ("y", 1), ("R", 1), ("v", 1), ("g", 1)),
 )
 """Every key bound on some screen, except the ones that quit (q, ctrl+q, ctrl+c),
 with how often it comes: undo and redo often enough to follow each other, and
 escape often enough that the help and stats screens do not stay up for long."""
 
 OTHER_KEYS = (
-    *(ch for ch in "abefgmotvwxzABCDEFGHIJKLMNOPSTUVWXYZ0"),
+    *(ch for ch in "abefmotwxzABCDEFGHIJKLMNOPSTUVWXYZ0"),
     *("exclamation_mark", "at", "number_sign", "dollar_sign", "percent_sign"),
     *("plus", "minus", "equals_sign", "comma", "full_stop", "slash", "colon"),
     *("home", "end", "pageup", "pagedown", "delete", "backspace", "insert"),
@@ -546,7 +546,9 @@ def expected_status(screen: GameScreen) -> Callable[[str], bool]:
     status = game.status
     to_move = game.board.to_move
     next_steps = (
-        "n: new game" if game.mode is Mode.AI_VS_AI else "n: new game\nu: undo, to study it"
+        "n: new game\nv: review the game"
+        if game.mode is Mode.AI_VS_AI
+        else "n: new game · v: review\nu: undo, to study it"
     )
     if status is Status.DRAW:
         return lambda text: text == f"Draw\n{next_steps}"

@@ -45,7 +45,7 @@ def test_every_binding_says_what_it_does_for_the_help() -> None:
     """The help is made from the bindings' tooltips: a binding without one would be
     missing from it. Only the AI vs AI explanation, the way back to 3x3 from a terminal
     too small for a bigger board (which that message gives), the footer's unlisted
-    twins of r and e, and Enter for a number typed from the sidebar (each key is
+    twins of r, e and v, and Enter for a number typed from the sidebar (each key is
     listed once) stay out."""
     bindings = [*BoardView.BINDINGS, *GameScreen.BINDINGS, *TicTacToeApp.BINDINGS]
     silent = [b.action for b in bindings if isinstance(b, Binding) and not b.tooltip]
@@ -56,6 +56,7 @@ def test_every_binding_says_what_it_does_for_the_help() -> None:
         "explore_unlisted",
         "nothing_to_redo",
         "play_typed",
+        "review_unlisted",
     ]
 
 

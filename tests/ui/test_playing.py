@@ -174,7 +174,7 @@ async def test_a_finished_game_shows_the_result_and_locks_the_board(
         assert cells_with(pilot, "-win") == line
         # A loss is drawn in the losing colour, not the winner's green.
         assert cells_with(pilot, "-lost") == (line if css_class == "-lost" else set())
-        assert status(pilot).detail == "n: new game\nu: undo, to study it"
+        assert status(pilot).detail == "n: new game · v: review\nu: undo, to study it"
         wins, draws, losses = (message == "You win!", message == "Draw", message == "AI wins")
         assert score(pilot) == f"Wins {wins:d} · Draws {draws:d} · Losses {losses:d}"
 

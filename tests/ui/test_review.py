@@ -57,8 +57,8 @@ async def test_v_reviews_the_game_just_won_and_the_arrows_step_through_it() -> N
         assert str(review.board_view.state.board) == "X.......O"
         assert shown(review, "#review-detail").startswith("Move 2: O c3, mistake.")
         assert "Instead, b2 held the draw." in shown(review, "#review-detail")
-        summary = shown(review, "#review-summary")
-        assert "The game was lost at move 2" in summary
+        summary = shown(review, "#review-summary-text")
+        assert "O gave the draw away at move 2" in summary
         assert "X: 2 best, 1 blunder" in summary and "O: 1 mistake, 1 blunder" in summary
         await pilot.press("up")  # the list itself moves the board too
         assert review.ply == 1 and review.board_view.state.last_move == 0
@@ -90,11 +90,11 @@ async def test_e_explores_the_position_shown_and_the_game_end_is_not_explored() 
 async def test_the_palette_offers_the_review_once_the_game_is_over() -> None:
     app = make_app(ScriptedAI(8, 7))
     async with app.run_test(size=SIZE) as pilot:
-        game = await start(pilot)
-        titles = [command.title for command in app.get_system_commands(game)]
+        await start(pilot)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
         assert "Review" not in titles
         await play(pilot, "1", "2", "3")
-        titles = [command.title for command in app.get_system_commands(game)]
+        titles = [command.title for command in app.get_system_commands(app.screen)]
         assert "Review" in titles
 
 

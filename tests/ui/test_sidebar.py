@@ -229,7 +229,11 @@ CONTROLS = {
 STATUSES = [
     StatusView("Your move (X)", "", thinking=False, won=False, lost=False, drawn=False),
     StatusView(
-        "Draw", "n: new game\nu: undo, to study it", thinking=False, won=False, lost=False,
+        "Draw",
+        "n: new game · v: review\nu: undo, to study it",
+        thinking=False,
+        won=False,
+        lost=False,
         drawn=True,
     ),
     StatusView(

@@ -106,3 +106,18 @@ def test_explorer_on_5x5(snap_compare: SnapCompare) -> None:
     app = make_app(ScriptedAI(0, 24, 4), board=BoardSize.FIVE)
     keys = ("1", "3", "7", "1", "9", "e")
     assert snap_compare(app, terminal_size=SIZE, run_before=playing_quietly(*keys))
+
+
+def test_review_of_a_lost_3x3_game(snap_compare: SnapCompare) -> None:
+    """X threw a won game away at move 5: the move selected, its label and sentence,
+    the turning points and each side's counts."""
+    app = make_app(ScriptedAI(0, 1, 2))
+    keys = ("4", "5", "9", "v", "left")
+    assert snap_compare(app, terminal_size=SIZE, run_before=playing_quietly(*keys))
+
+
+def test_review_of_a_5x5_game(snap_compare: SnapCompare) -> None:
+    """X makes four in a row on 5x5 while O plays along the bottom: every move graded."""
+    app = make_app(ScriptedAI(24, 23, 22), board=BoardSize.FIVE)
+    keys = ("6", "7", "8", "9", "v")
+    assert snap_compare(app, terminal_size=SIZE, run_before=playing_quietly(*keys))

@@ -558,8 +558,8 @@ def status_detail(session: Session) -> str:
     game = session.game
     if game.is_over:
         if game.mode is Mode.AI_VS_AI:
-            return "n: new game"
-        return "n: new game\nu: undo, to study it"
+            return "n: new game\nv: review the game"
+        return "n: new game · v: review\nu: undo, to study it"
     if game.mode is Mode.AI_VS_AI and session.paused:
         to_move = game.board.to_move
         return f"{to_move.value} ({session.difficulty_for(to_move).value.capitalize()}) to move"

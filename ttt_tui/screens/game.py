@@ -68,6 +68,9 @@ NOTICE_SECONDS = 1.5
 EXPLORE_KEY_WIDTH = 90
 """The narrowest terminal whose footer has room for the explorer's key."""
 
+REVIEW_KEY_WIDTH = 80
+"""The narrowest terminal whose footer has room for the review's key (a game over)."""
+
 SQUARE_TIP = "play a square by its number (1 top-left; 16 is 1 then 6)"
 DIFFICULTY_TIP = "next difficulty (You vs AI)"
 UNDO_TIP = "undo to your last turn / redo"
@@ -114,7 +117,9 @@ class GameScreen(BaseScreen[None]):
         # In AI vs AI the keys above that need a person say why they do nothing.
         Binding("u,r,i,p", "computer_plays_both", show=False),
         Binding("s", "stats", "Stats", tooltip="all-time stats"),
+        # The review is offered in the footer where it has room; v works anywhere.
         Binding("v", "review", "Review", tooltip="review the game: every move graded"),
+        Binding("v", "review_unlisted", show=False),
         # The explorer is offered where the footer has room for it; e works anywhere.
         Binding(
             "e",
@@ -436,6 +441,10 @@ class GameScreen(BaseScreen[None]):
             return
         self.app.push_screen(ReviewScreen(game.board.n, tuple(game.moves), self.searcher))
 
+    def action_review_unlisted(self) -> None:
+        """v where the footer has no room for it: the review all the same."""
+        self.action_review()
+
     def action_stats(self) -> None:
         """Show all-time statistics."""
         from ttt_tui.screens.stats import StatsScreen
@@ -474,8 +483,8 @@ class GameScreen(BaseScreen[None]):
             return False
         if action in ("redo", "nothing_to_redo"):
             return bool(session.game.redo_stack) is (action == "redo")
-        if action == "review":
-            return over
+        if action in ("review", "review_unlisted"):
+            return over and (self.app.size.width >= REVIEW_KEY_WIDTH) is (action == "review")
         if action in ("explore", "explore_unlisted"):
             return (self.app.size.width >= EXPLORE_KEY_WIDTH) is (action == "explore")
         return True

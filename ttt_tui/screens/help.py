@@ -24,7 +24,10 @@ RULES = (
     "The coach shows what each empty square leads to under perfect play from both"
     ' sides: "win in 3" is a forced win three moves (both sides\' counted) from now.'
     " Squares are named by column a–e and row 1–5 (a1 top-left) and numbered in the"
-    " same order: on 4x4 and 5x5 type 1 then 6 for square 16."
+    " same order: on 4x4 and 5x5 type 1 then 6 for square 16.\n\n"
+    "When a game ends, v reviews it: every move graded (best, inaccuracy, mistake,"
+    " blunder) from proven values, and the moves where the game turned named. The"
+    " stats screen's g lists every recorded game, each with its review."
 )
 
 MOUSE = ("left click", "play a square")

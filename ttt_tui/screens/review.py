@@ -14,7 +14,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList, Static
@@ -88,15 +88,18 @@ class ReviewScreen(BaseScreen[None]):
         padding: 0 1;
     }
     ReviewScreen OptionList {
-        height: 1fr;
+        height: auto;
+        max-height: 55%;
         min-height: 4;
     }
-    ReviewScreen #review-detail, ReviewScreen #review-summary {
+    ReviewScreen #review-detail {
         height: auto;
         padding: 0 1;
     }
     ReviewScreen #review-summary {
-        max-height: 12;
+        height: 1fr;
+        min-height: 3;
+        padding: 0 1;
         overflow-y: auto;
         border-top: solid $primary 40%;
     }
@@ -146,6 +149,7 @@ class ReviewScreen(BaseScreen[None]):
         """Moves shown played on the board (0: the empty board)."""
         self.progress: Progress | None = None
         self.board_view = ExplorerBoard(self._board_state())
+        self.sub_title = f"review of a {n}x{n} game"
 
     def compose(self) -> ComposeResult:
         yield SafeHeader()
@@ -155,7 +159,8 @@ class ReviewScreen(BaseScreen[None]):
                 yield Static(id="review-heading", markup=False)
                 yield OptionList(id="review-moves")
                 yield Static(id="review-detail", markup=False)
-                yield Static(id="review-summary", markup=False)
+                with VerticalScroll(id="review-summary", can_focus=False):
+                    yield Static(id="review-summary-text", markup=False)
         yield Static(id="too-small")
         yield GameFooter()
 
@@ -284,7 +289,7 @@ class ReviewScreen(BaseScreen[None]):
         self.board_view.state = self._board_state()
         self._show_heading()
         self.query_one("#review-detail", Static).update(self._detail())
-        self.query_one("#review-summary", Static).update(self._summary())
+        self.query_one("#review-summary-text", Static).update(self._summary())
         self.refresh_bindings()
 
     def _show_heading(self) -> None:

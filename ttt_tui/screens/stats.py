@@ -86,6 +86,7 @@ class StatsScreen(Dialog[None]):
     }
     StatsScreen Button {
         margin-left: 2;
+        min-width: 0;
     }
     """
 
@@ -128,7 +129,7 @@ class StatsScreen(Dialog[None]):
             yield Static(MIXED_NOTE, id="mixed-note", markup=False)
             yield Static(id="where", markup=False)
             with Horizontal():
-                yield Button("Past games (g)", id="games", compact=True)
+                yield Button("Games (g)", id="games", compact=True)
                 yield Button("Reset stats… (R)", id="reset", variant="error", compact=True)
                 yield Button("Close (esc)", id="close", variant="primary", compact=True)
 

@@ -224,16 +224,17 @@ class Review:
         return f"{player.value}: " + (", ".join(parts) if parts else "no moves")
 
     def turning_text(self, move: MoveReview) -> str:
-        """A turning point in words: ``The game was lost at move 6: O b1 let X fork at
-        c3, threatening a3 and c1 at once. Instead, a1 held the draw.``"""
+        """A turning point in words: ``O gave the draw away at move 4: O b1 let X fork
+        at c3, threatening c2 and a3 at once. Instead, a2 held the draw.``"""
         before = self.analyses[move.ply - 1]
         after = self.analyses[move.ply] if move.ply < len(self.analyses) else None
+        player = move.player.value
         if move.label is Label.BLUNDER:
-            head = f"A won game was thrown to a loss at move {move.ply}"
+            head = f"{player} threw a won game to a loss at move {move.ply}"
         elif move.before.outcome is Outcome.WIN:
-            head = f"The win slipped away at move {move.ply}"
+            head = f"{player} let the win slip at move {move.ply}"
         else:
-            head = f"The game was lost at move {move.ply}"
+            head = f"{player} gave the draw away at move {move.ply}"
         return f"{head}: {_what_it_did(before, move, after)}. Instead, {move.kept()}."
 
     def lines(self) -> list[str]:
