@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual.widgets import OptionList, Static
 
-from tests.support import SIZE, ScriptedAI, make_app, play, settle, start, until
+from tests.support import SIZE, ScriptedAI, make_app, play, resize, settle, start, until
 from ttt_tui.engine import Analysis, Board, CancelCheck, SearchCancelled, analyze
 from ttt_tui.play.settings import Mode, Settings
 from ttt_tui.screens.explorer import ExplorerScreen
@@ -178,3 +178,30 @@ async def test_an_ai_vs_ai_game_is_reviewed_too() -> None:
         assert isinstance(review, ReviewScreen)
         count = len(game.session.game.moves)
         await until(pilot, lambda: len(review.review.moves) == count, "every move graded")
+
+
+async def test_tiny_terminals_under_the_help_break_neither_the_review_nor_the_games(
+    tmp_path: Path,
+) -> None:
+    """The fuzz's seed 2: at 7x8, with the help over the review over the list of
+    games, laying the review's move list out at no width raised in Rich."""
+    store = Store(tmp_path / "data")
+    app = make_app(ScriptedAI(8, 7), store=store)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play(pilot, "1", "2", "3", "s", "g")
+        await until(pilot, lambda: isinstance(app.screen, GamesScreen), "the games listed")
+        games = app.screen
+        assert isinstance(games, GamesScreen)
+        await until(pilot, lambda: len(games.games) == 1, "the games read")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review open")
+        await pilot.press("question_mark")
+        for width, height in ((7, 8), (1, 1), (3, 30), (70, 22), (2, 5), (100, 30)):
+            await resize(pilot, width, height)
+            await settle(pilot)
+        await pilot.press("escape")
+        for width, height in ((7, 8), (1, 1), (100, 30)):
+            await resize(pilot, width, height)
+            await settle(pilot)
+        assert isinstance(app.screen, ReviewScreen)

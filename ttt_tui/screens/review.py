@@ -87,9 +87,10 @@ class ReviewScreen(BaseScreen[None]):
         text-style: bold;
         padding: 0 1;
     }
+    /* The move list takes the room left (not its content's height: an OptionList
+       measured at no width, in a terminal a few columns wide, raised in Rich). */
     ReviewScreen OptionList {
-        height: auto;
-        max-height: 55%;
+        height: 1fr;
         min-height: 4;
     }
     ReviewScreen #review-detail {
@@ -97,11 +98,13 @@ class ReviewScreen(BaseScreen[None]):
         padding: 0 1;
     }
     ReviewScreen #review-summary {
-        height: 1fr;
-        min-height: 3;
+        height: auto;
+        max-height: 45%;
         padding: 0 1;
-        overflow-y: auto;
         border-top: solid $primary 40%;
+    }
+    ReviewScreen #review-summary > Static {
+        height: auto;
     }
     ReviewScreen.-too-small #review-main {
         display: none;
