@@ -30,6 +30,18 @@ def _ai_delay(text: str) -> float:
     return value
 
 
+def _timeout(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value <= 600:
+        raise argparse.ArgumentTypeError(
+            f"expected more than 0 and at most 600 seconds, got {text}"
+        )
+    return value
+
+
 def _mark(text: str) -> Player:
     try:
         return Player(text.upper())
@@ -135,7 +147,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser for `ttt-tui` and its `analyze`, `review` and `serve` subcommands."""
+    """The parser for `ttt-tui` and its `analyze`, `review`, `check` and `serve` subcommands."""
     parser = argparse.ArgumentParser(
         prog="ttt-tui",
         description="Tic-tac-toe in the terminal against a minimax opponent.",
@@ -219,6 +231,51 @@ def build_parser() -> argparse.ArgumentParser:
         help='a game to review instead, X first: squares by name or number, e.g. "b2 a1 c3"',
     )
     review.add_argument("--json", action="store_true", help="print one JSON object")
+    check = commands.add_parser(
+        "check",
+        help="grade your own tic-tac-toe bot against the proven engine",
+        description=(
+            "Ask a bot for a move in every 3x3 position still in play (4,520 with both"
+            " sides), or in a seeded sample on 4x4 and 5x5, and grade each answer against"
+            " the proven engine as review does: best, inaccuracy, mistake, blunder; then"
+            " count illegal answers, errors, timeouts and boards written on, give a"
+            " verdict (perfect, slow or loses), the worst answers, and a diagnosis."
+        ),
+        epilog=(
+            "BOT is a Python file defining minimax(board) (CS50's convention: 3 lists of"
+            ' 3 holding "X", "O" or None, answering (row, col) from 0) or'
+            " choose_move(position) (analyze's notation, answering a square's number"
+            " from 1 or its name). --cmd runs any program that reads a position a line"
+            " and answers each with a square. Exit status: 0 perfect or slow, 1 loses,"
+            " 2 a bot that cannot be loaded or bad arguments."
+        ),
+    )
+    check.add_argument("bot", nargs="?", metavar="BOT", help="a Python file with your bot")
+    check.add_argument(
+        "--cmd", metavar="COMMAND", help="a program speaking the line protocol instead"
+    )
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.add_argument("--board", type=_board, metavar="{3,4,5}", help="the board (default: 3)")
+    check.add_argument(
+        "--side",
+        choices=("X", "O", "both"),
+        default="both",
+        help="check the positions with this side to move (default: both)",
+    )
+    check.add_argument(
+        "--timeout",
+        type=_timeout,
+        default=2.0,
+        metavar="SECONDS",
+        help="the time the bot has for each answer (default: 2)",
+    )
+    check.add_argument(
+        "--positions",
+        type=_max_games,
+        default=200,
+        metavar="N",
+        help="positions sampled on 4x4 and 5x5 (default: 200)",
+    )
     serve = commands.add_parser(
         "serve",
         help="serve the game to web browsers (needs the web extra)",
@@ -291,6 +348,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ttt_tui.commands.analyze import main as analyze
 
             return analyze(args)
+        if args.command == "check":
+            from ttt_tui.commands.check import main as check
+
+            return check(args)
         if args.command == "review":
             from ttt_tui.commands.review import main as review
 

@@ -75,17 +75,21 @@ def game_command(*args: str) -> list[str]:
 
 
 def ttt(
-    *args: str, data: Path | None = None, stdin: bytes | str | None = None
+    *args: str,
+    data: Path | None = None,
+    stdin: bytes | str | None = None,
+    extra_env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m ttt_tui ARGS`` from this clone with no terminal (stdin /dev/null unless
-    given, as bytes or text); its output read as UTF-8, any undecodable byte replaced."""
+    given, as bytes or text), with ``extra_env`` added to its environment; its output
+    read as UTF-8, any undecodable byte replaced."""
     result = subprocess.run(
         game_command(*args),
         input=stdin.encode() if isinstance(stdin, str) else stdin,
         stdin=subprocess.DEVNULL if stdin is None else None,
         capture_output=True,
         cwd=ROOT,
-        env=game_env(data),
+        env=game_env(data, **(extra_env or {})),
         timeout=DEADLINE,
     )
     out, err = (

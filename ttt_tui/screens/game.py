@@ -441,6 +441,12 @@ class GameScreen(BaseScreen[None]):
             return
         self.app.push_screen(ReviewScreen(game.board.n, tuple(game.moves), self.searcher))
 
+    @property
+    def exploring(self) -> bool:
+        """Whether the game's explorer is open over it: the computer's move, if it
+        comes meanwhile, waits until the explorer closes."""
+        return self._exploring
+
     def action_review_unlisted(self) -> None:
         """v where the footer has no room for it: the review all the same."""
         self.action_review()

@@ -45,6 +45,20 @@ class SidebarCheckbox(Checkbox):
         self.labels = (label, short_label or label)
         """The label, and the one to show where it would be cut."""
 
+    def show(self, value: bool) -> None:
+        """Show a setting's value without posting `Checkbox.Changed`, which would read as
+        the person clicking it.
+
+        The sidebar used Textual's ``prevent`` around the assignment; with it, the long
+        Pilot fuzz (seed 2) ended with "Alternate who starts" ticked and the setting
+        off, after clicks that toggled the box and whose Changed never reached the
+        sidebar. Set without its watcher, the value needs no message held back.
+        """
+        if value != self.value:
+            self.set_reactive(Checkbox.value, value)
+            self.set_class(value, "-on")
+            self.refresh()
+
     def fit(self, width: int) -> None:
         """Show the long label if the checkbox fits ``width`` columns with it."""
         long, short = (Content.from_markup(label) for label in self.labels)
@@ -324,11 +338,8 @@ class Sidebar(Vertical):
         self._mark.value = view.human
         self._x_engine.value = settings.ai_x_difficulty
         self._o_engine.value = settings.ai_o_difficulty
-        # Mirroring a setting into its checkbox must not read as the person
-        # clicking it: the echo would toggle the setting again.
-        with self.prevent(Checkbox.Changed):
-            self._coach.value = settings.coach
-            self._alternate.value = settings.alternate_start
+        self._coach.show(settings.coach)
+        self._alternate.show(settings.alternate_start)
 
     @on(Choice.Changed)
     def _chosen(self, message: Choice.Changed) -> None:

@@ -1,0 +1,345 @@
+"""Grading a learner's bot: the positions it is asked about, each answer labelled as
+the review labels a move (`ttt_tui.teach.review.grade`), and the report: counts, a
+verdict, the worst examples in the explorer's words, and a diagnosis where the
+pattern fits one of the usual minimax bugs.
+
+Pure: the bot itself runs elsewhere (`ttt_tui.commands.check`), and hands this
+module each answer as it came.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ttt_tui.engine import SIZES, Analysis, Board, Cell, Player, Status, coordinate
+from ttt_tui.teach.explain import Analyzer, best_line, why
+from ttt_tui.teach.review import LABELS, Label, grade
+
+
+class Side(enum.Enum):
+    """Whose positions are checked."""
+
+    X = "X"
+    O = "O"  # noqa: E741 - the mark's own name
+    BOTH = "both"
+
+    def wants(self, player: Player) -> bool:
+        """Whether a position with ``player`` to move is checked."""
+        return self is Side.BOTH or self.value == player.value
+
+
+def every_3x3_position(side: Side) -> list[Board]:
+    """Every legal 3x3 position still in play whose side to move is checked, in the
+    order of a walk from the empty board (4,520 for both sides)."""
+    found: dict[str, Board] = {}
+    stack = [Board.empty(3)]
+    while stack:
+        board = stack.pop()
+        key = str(board)
+        if key in found or board.status is not Status.IN_PROGRESS:
+            continue
+        found[key] = board
+        stack.extend(board.play(cell) for cell in reversed(board.legal_moves()))
+    boards = sorted(found.values(), key=lambda b: (b.move_count, str(b)))
+    return [board for board in boards if side.wants(board.to_move)]
+
+
+SAMPLE_EMPTIES = {4: (3, 10), 5: (3, 12)}
+"""On 4x4 and 5x5, the empty squares a sampled position keeps, fewest and most: few
+enough for the engine to prove every move at once."""
+
+
+def sampled_positions(n: int, side: Side, count: int, seed: int = 0) -> list[Board]:
+    """``count`` distinct seeded positions on a 4x4 or 5x5 board, reached by random
+    play, still in play, whose side to move is checked."""
+    rng = random.Random(f"check/{n}/{seed}")
+    least, most = SAMPLE_EMPTIES[n]
+    found: dict[str, Board] = {}
+    tries = 0
+    while len(found) < count and tries < count * 200:
+        tries += 1
+        board = Board.empty(n, SIZES[n])
+        keep = rng.randint(least, most)
+        while board.empty_mask.bit_count() > keep and not board.is_game_over():
+            board = board.play(rng.choice(board.legal_moves()))
+        if board.status is Status.IN_PROGRESS and side.wants(board.to_move):
+            found.setdefault(str(board), board)
+    return list(found.values())
+
+
+class Problem(enum.Enum):
+    """An answer that could not be graded."""
+
+    ILLEGAL = "illegal"
+    ERROR = "errors"
+    TIMEOUT = "timeouts"
+
+
+PROBLEM_WORDS = {
+    Problem.ILLEGAL: "illegal answer",
+    Problem.ERROR: "error",
+    Problem.TIMEOUT: "timeout",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What the bot did with one position."""
+
+    board: Board
+    cell: Cell | None = None
+    """The square it chose, if it chose one on the board and free."""
+    problem: Problem | None = None
+    detail: str = ""
+    """For a problem: what was wrong (the answer given, the traceback, the stderr)."""
+    changed_board: bool = False
+    """Whether it wrote on the board it was given (Python bots)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Graded:
+    """A legal answer, with its label."""
+
+    answer: Answer
+    analysis: Analysis
+    label: Label
+
+    @property
+    def cell(self) -> Cell:
+        cell = self.answer.cell
+        assert cell is not None
+        return cell
+
+
+def graded(answer: Answer, analysis: Analysis) -> Graded:
+    """A legal answer labelled from the analysis of its position."""
+    assert answer.cell is not None
+    return Graded(answer, analysis, grade(analysis.value, analysis.moves[answer.cell]))
+
+
+SEVERITY = {Label.BLUNDER: 0, Label.MISTAKE: 1, Label.INACCURACY: 2, Label.GOOD: 3, Label.BEST: 4}
+
+EXAMPLES = 3
+"""Worst answers drawn in a report."""
+
+
+@dataclass
+class Report:
+    """Everything `ttt-tui check` says of a bot."""
+
+    n: int
+    positions: int
+    """Positions the bot was to be asked about."""
+    graded: list[Graded] = field(default_factory=list)
+    problems: list[Answer] = field(default_factory=list)
+    changed_board: int = 0
+    interrupted: bool = False
+
+    @property
+    def asked(self) -> int:
+        """Positions asked so far."""
+        return len(self.graded) + len(self.problems)
+
+    def add(self, answer: Answer, analysis: Analysis | None) -> None:
+        """Count one answer (``analysis`` is needed for a legal one)."""
+        if answer.changed_board:
+            self.changed_board += 1
+        if answer.problem is not None or analysis is None:
+            self.problems.append(answer)
+        else:
+            self.graded.append(graded(answer, analysis))
+
+    def labels(self, player: Player | None = None) -> dict[Label, int]:
+        """The count of each review label, of one side's answers or of all."""
+        found: dict[Label, int] = {label: 0 for label in LABELS if label is not Label.GOOD}
+        for item in self.graded:
+            if player is None or item.answer.board.to_move is player:
+                found[item.label] = found.get(item.label, 0) + 1
+        return found
+
+    def problem_count(self, problem: Problem) -> int:
+        return sum(1 for answer in self.problems if answer.problem is problem)
+
+    @property
+    def verdict(self) -> str:
+        """``perfect``, ``slow`` or ``loses``."""
+        counts = self.labels()
+        if self.problems or self.changed_board or counts[Label.MISTAKE] or counts[Label.BLUNDER]:
+            return "loses"
+        if counts[Label.INACCURACY] or counts.get(Label.GOOD, 0):
+            return "slow"
+        return "perfect"
+
+    def examples(self, most: int = EXAMPLES) -> list[Graded]:
+        """The worst answers: blunders first, then mistakes, then inaccuracies; fewer
+        marks first within each, as the simplest to follow."""
+        bad = [item for item in self.graded if item.label not in (Label.BEST, Label.GOOD)]
+        bad.sort(key=lambda item: (SEVERITY[item.label], item.answer.board.move_count))
+        return bad[:most]
+
+    def diagnosis(self) -> list[str]:
+        """The usual bugs the pattern fits, in words (none when nothing fits)."""
+        found: list[str] = []
+        thrown = {
+            player: [
+                item
+                for item in self.graded
+                if item.answer.board.to_move is player and item.label.turning
+            ]
+            for player in Player
+        }
+        asked = {
+            player: sum(1 for item in self.graded if item.answer.board.to_move is player)
+            for player in Player
+        }
+        for good, bad in ((Player.X, Player.O), (Player.O, Player.X)):
+            if asked[good] and not thrown[good] and len(thrown[bad]) >= 0.2 * asked[bad] > 0:
+                found.append(
+                    f"It plays well as {good.value} and throws results away as"
+                    f" {bad.value} ({len(thrown[bad]):,} of {asked[bad]:,} positions):"
+                    f" it may be scoring every position for {good.value}, whoever is"
+                    " to move. Minimax maximises for the side to move and minimises"
+                    " for the other."
+                )
+        counts = self.labels()
+        if counts[Label.INACCURACY] and not (counts[Label.MISTAKE] or counts[Label.BLUNDER]):
+            found.append(
+                "It never throws a result away, but it does not prefer quicker wins (or"
+                " slower losses): every win scores the same however far off it is. Score a"
+                " win higher the sooner it comes (say 10 minus the depth)."
+            )
+        turning = thrown[Player.X] + thrown[Player.O]
+        if turning and all(item.answer.board.empty_mask.bit_count() <= 3 for item in turning):
+            found.append(
+                "It throws results away only with three squares or fewer left: look at"
+                " the end of the game, where a win on the last square or a full board"
+                " may not be seen (an off-by-one in the terminal test)."
+            )
+        if self.changed_board:
+            found.append(
+                f"It wrote on the board it was given in {self.changed_board:,} positions:"
+                " try each move on a copy (or undo it), or the next call sees marks that"
+                " were never played."
+            )
+        return found
+
+    def example_lines(self, item: Graded, analyze: Analyzer) -> list[str]:
+        """One worst answer: the board, the bot's move, the best ones and why."""
+        board, cell, analysis = item.answer.board, item.cell, item.analysis
+        n = board.n
+        letters = " ".join(chr(ord("a") + col) for col in range(n))
+        rows = [f"      {letters}"]
+        rows += [f"    {row + 1} " + " ".join(text) for row, text in enumerate(board.rows())]
+        best = ", ".join(coordinate(c, n) for c in analysis.best)
+        line = best_line(board.play(cell), analyze) if not board.play(cell).is_game_over() else []
+        return [
+            f"  {board.to_move.value} to move, the bot played {coordinate(cell, n)}"
+            f" ({item.label.value}); best: {best}",
+            *rows,
+            f"    {why(analysis, cell, line)}",
+        ]
+
+    def lines(self, analyze: Analyzer) -> list[str]:
+        """The report as text."""
+        out = [
+            f"{self.n}x{self.n}: {self.asked:,} of {self.positions:,} positions asked"
+            + (" (stopped early)" if self.interrupted else "")
+        ]
+        counts = self.labels()
+        out.append("  " + ", ".join(f"{label.value} {count:,}" for label, count in counts.items()))
+        out.append(
+            "  "
+            + ", ".join(f"{problem.value} {self.problem_count(problem):,}" for problem in Problem)
+            + f", changed_board {self.changed_board:,}"
+        )
+        for player in Player:
+            side = self.labels(player)
+            if sum(side.values()):
+                out.append(
+                    f"  as {player.value}: "
+                    + ", ".join(f"{label.value} {count:,}" for label, count in side.items())
+                )
+        examples = self.examples()
+        if examples:
+            out.append("The worst answers:")
+            for item in examples:
+                out += self.example_lines(item, analyze)
+        for problem in Problem:
+            first = next((a for a in self.problems if a.problem is problem), None)
+            if first is not None:
+                out.append(f"The first {PROBLEM_WORDS[problem]}, in {first.board}:")
+                out += ["    " + line for line in first.detail.rstrip().splitlines()[-12:]]
+        for sentence in self.diagnosis():
+            out.append(f"Diagnosis: {sentence}")
+        out.append(f"Verdict: {self.verdict}")
+        return out
+
+    def to_json(self, analyze: Analyzer) -> dict[str, Any]:
+        """The report as ``check --json`` gives it."""
+        return {
+            "board": self.n,
+            "positions": self.asked,
+            "labels": {label.value: count for label, count in self.labels().items()},
+            "illegal": self.problem_count(Problem.ILLEGAL),
+            "errors": self.problem_count(Problem.ERROR),
+            "timeouts": self.problem_count(Problem.TIMEOUT),
+            "changed_board": self.changed_board,
+            "verdict": self.verdict,
+            "interrupted": self.interrupted,
+            "diagnosis": self.diagnosis(),
+            "examples": [
+                {
+                    "position": str(item.answer.board),
+                    "cell": item.cell,
+                    "square": coordinate(item.cell, self.n),
+                    "label": item.label.value,
+                    "best": list(item.analysis.best),
+                    "why": self.example_lines(item, analyze)[-1].strip(),
+                }
+                for item in self.examples()
+            ],
+        }
+
+
+def read_answer(board: Board, kind: str, answer: Any) -> tuple[Cell | None, str]:
+    """The square a bot's answer names, or None and why it is illegal.
+
+    ``minimax`` answers a 0-based ``(row, col)``; ``choose_move`` and a command
+    answer a number from 1 or a name (``b2``)."""
+    n = board.n
+    if kind == "minimax":
+        if not (isinstance(answer, list) and len(answer) == 2):
+            return None, f"unreadable: expected (row, col), got {answer!r}"
+        row, col = answer
+        if not (0 <= row < n and 0 <= col < n):
+            return None, f"off the board: ({row}, {col})"
+        cell = row * n + col
+    else:
+        text = str(answer).strip().lower()
+        if text.isdigit():
+            number = int(text)
+            if not 1 <= number <= n * n:
+                return None, f"off the board: {text}"
+            cell = number - 1
+        elif len(text) >= 2 and text[0].isalpha() and text[1:].isdigit():
+            col, row = ord(text[0]) - ord("a"), int(text[1:]) - 1
+            if not (0 <= col < n and 0 <= row < n):
+                return None, f"off the board: {text}"
+            cell = row * n + col
+        else:
+            return None, f"unreadable: {str(answer)[:60]!r}"
+    if (board.x | board.o) >> cell & 1:
+        return None, f"a taken square: {coordinate(cell, n)}"
+    return cell, ""
+
+
+def positions_for(n: int, side: Side, count: int) -> Iterator[Board]:
+    """The positions to ask about on an ``n`` x ``n`` board."""
+    if n == 3:
+        yield from every_3x3_position(side)
+    else:
+        yield from sampled_positions(n, side, count)
