@@ -45,7 +45,7 @@ from typing import Any
 import pytest
 from textual import events
 from textual.command import CommandPalette
-from textual.geometry import Region
+from textual.geometry import Offset, Region
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, DataTable, OptionList, Static
 from textual.worker import WorkerCancelled
@@ -55,6 +55,7 @@ from tests.support import (
     FooterKey,
     StaleWatch,
     app_exception,
+    from_the_driver,
     look_for_idle_every,
     make_app,
     resize_pending,
@@ -773,6 +774,13 @@ class Fuzzer:
             return
         self.note(description)
         self.figures.clicks += 1
+        if under is None:
+            # Nothing there (a screen closing under the click): Pilot refuses such a
+            # click, a terminal sends it all the same, and the app must ignore it.
+            for kind in (events.MouseDown, events.MouseUp):
+                self.app.post_message(from_the_driver(kind, Offset(x, y)))
+            await self.pilot.pause()
+            return
         await self.pilot.click(offset=(x, y))
 
     def widget_at(self, x: int, y: int) -> Widget | None:
@@ -817,7 +825,12 @@ class Fuzzer:
         self.figures.keys += len(typed)
         for _ in range(50):
             await pilot.pause(0.002)
-            options = self.app.screen.query_one(OptionList)
+            # The palette can be closing (its list already gone) on a busy machine.
+            found = self.app.screen.query(OptionList)
+            if not isinstance(self.app.screen, CommandPalette) or not found:
+                self.note(f"{self.index}: the palette closed before offering {command!r}")
+                return
+            options = found.first()
             index = options.highlighted
             if index is not None and index < options.option_count:
                 prompt = str(options.get_option_at_index(index).prompt).split("\n")[0]

@@ -11,6 +11,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 from textual.geometry import Region
+from textual.widgets import Checkbox
 
 from tests.support import (
     SIZE,
@@ -41,7 +42,7 @@ from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
-from ttt_tui.widgets.sidebar import MODE_OPTIONS, Sidebar, spacing_for
+from ttt_tui.widgets.sidebar import MODE_OPTIONS, Sidebar, SidebarCheckbox, spacing_for
 
 
 class ChoiceHost(App[None]):
@@ -335,3 +336,30 @@ def test_the_sidebar_packs_its_controls_by_the_terminal_height(height: int, spac
     """The class the game screen takes as it mounts, before Textual's first resize sets
     the same one: a first frame laid out otherwise jumps two lines as the game starts."""
     assert spacing_for(height) == spacing
+
+
+async def test_a_checkbox_asks_for_its_setting_and_shows_only_what_comes_back() -> None:
+    """A click asks for the other value and leaves the box as it is: only the setting,
+    coming back, ticks it (Textual's checkbox ticked itself first, and the long fuzz
+    found one ticked with the setting off)."""
+    asked: list[bool] = []
+
+    class Holder(App[None]):
+        def compose(self) -> ComposeResult:
+            yield SidebarCheckbox("Alternate who starts", False, id="alternate")
+
+        def on_checkbox_changed(self, message: Checkbox.Changed) -> None:
+            asked.append(message.value)
+
+    app = Holder()
+    async with app.run_test() as pilot:
+        box = app.query_one(SidebarCheckbox)
+        await pilot.click("#alternate")
+        await pilot.pause()
+        assert (asked, box.value, box.has_class("-on")) == ([True], False, False)
+        box.show(True)
+        await pilot.pause()
+        assert (asked, box.value, box.has_class("-on")) == ([True], True, True)
+        await pilot.press("tab", "space")
+        await pilot.pause()
+        assert (asked, box.value) == ([True, False], True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from textual import on
 from textual.app import ComposeResult
@@ -45,15 +45,21 @@ class SidebarCheckbox(Checkbox):
         self.labels = (label, short_label or label)
         """The label, and the one to show where it would be cut."""
 
-    def show(self, value: bool) -> None:
-        """Show a setting's value without posting `Checkbox.Changed`, which would read as
-        the person clicking it.
+    def toggle(self) -> Self:
+        """Ask for the other value (a click, Enter or Space): post `Checkbox.Changed`
+        with it, and leave the box as it is until the setting comes back through
+        `show`, as a `Choice` does. The box never shows what the setting is not.
 
-        The sidebar used Textual's ``prevent`` around the assignment; with it, the long
-        Pilot fuzz (seed 2) ended with "Alternate who starts" ticked and the setting
-        off, after clicks that toggled the box and whose Changed never reached the
-        sidebar. Set without its watcher, the value needs no message held back.
+        Textual's checkbox ticks itself first and tells the sidebar after; the long
+        Pilot fuzz (seed 2, clicks while the terminal shrank to 20x9) found it ticked
+        with the setting off, its message never having led to the setting.
         """
+        self.post_message(self.Changed(self, not self.value))
+        return self
+
+    def show(self, value: bool) -> None:
+        """Show a setting's value (without posting `Checkbox.Changed`, which would read
+        as the person asking for it)."""
         if value != self.value:
             self.set_reactive(Checkbox.value, value)
             self.set_class(value, "-on")
