@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.terminal import DEADLINE, ROOT, game_env, ttt
+from tests.support.terminal import DEADLINE, ROOT, game_env, run_main, ttt
 from ttt_tui import __version__
 from ttt_tui.commands.analyze import run_analyze
 from ttt_tui.engine import Board, analyze, minimax
@@ -31,7 +31,7 @@ def json_lines(text: str) -> list[dict[str, Any]]:
 
 def test_text_shows_board_values_and_best_move() -> None:
     """The board is drawn, each empty cell is valued and the best one is marked."""
-    result = ttt("analyze", "X........")
+    result = run_main("analyze", "X........")
     assert result.returncode == 0
     assert result.stderr == ""
     out = result.stdout
@@ -46,7 +46,7 @@ def test_text_shows_board_values_and_best_move() -> None:
 
 def test_text_reports_finished_games() -> None:
     """A won or drawn position says so instead of valuing moves."""
-    result = ttt("analyze", "XXX/OO./...", "XOX/XOO/OXX")
+    result = run_main("analyze", "XXX/OO./...", "XOX/XOO/OXX")
     assert result.returncode == 0
     assert "game over: X won" in result.stdout
     assert "game over: draw" in result.stdout
@@ -55,7 +55,7 @@ def test_text_reports_finished_games() -> None:
 
 def test_text_bad_input_is_one_line_on_stderr() -> None:
     """A bad position gets one line naming it on stderr; the rest are still analysed."""
-    result = ttt("analyze", "X........", "XQ.......", "OO.......")
+    result = run_main("analyze", "X........", "XQ.......", "OO.......")
     assert result.returncode == 2
     errors = result.stderr.splitlines()
     assert len(errors) == 2
@@ -71,7 +71,7 @@ def test_text_bad_input_is_one_line_on_stderr() -> None:
 
 def test_json_example_matches_spec() -> None:
     """X........ is a draw in 8 for O, with the centre the only move that holds."""
-    result = ttt("analyze", "--json", "X........")
+    result = run_main("analyze", "--json", "X........")
     assert result.returncode == 0
     [report] = json_lines(result.stdout)
     assert set(report) == IN_PROGRESS_KEYS
@@ -95,7 +95,7 @@ def test_json_example_matches_spec() -> None:
 
 def test_json_moves_and_best_are_sorted() -> None:
     """Moves come in cell order, each with exactly cell, value and plies; best is sorted."""
-    [report] = json_lines(ttt("analyze", "--json", ".........").stdout)
+    [report] = json_lines(run_main("analyze", "--json", ".........").stdout)
     assert [move["cell"] for move in report["moves"]] == list(range(9))
     assert all(set(move) == {"cell", "value", "plies"} for move in report["moves"])
     assert report["best"] == list(range(9))
@@ -105,7 +105,7 @@ def test_json_moves_and_best_are_sorted() -> None:
 def test_json_one_object_per_input_in_order() -> None:
     """Valid, finished and bad positions each give one object, in the order given."""
     inputs = ["x-o/_X./..o", "XX", "XXX/OO./...", "XOX/XOO/OXX", "X........"]
-    result = ttt("analyze", "--json", *inputs)
+    result = run_main("analyze", "--json", *inputs)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     reports = json_lines(result.stdout)
@@ -122,7 +122,7 @@ def test_json_one_object_per_input_in_order() -> None:
 
 def test_json_winning_position_values() -> None:
     """A win in one is reported with its plies, and only winning cells are best."""
-    [report] = json_lines(ttt("analyze", "--json", "XX./OO./...").stdout)
+    [report] = json_lines(run_main("analyze", "--json", "XX./OO./...").stdout)
     assert (report["value"], report["plies"]) == ("win", 1)
     assert report["best"] == [2]
     assert {"cell": 2, "value": "win", "plies": 1} in report["moves"]
@@ -131,7 +131,7 @@ def test_json_winning_position_values() -> None:
 
 def test_exit_status_zero_when_all_good() -> None:
     """Only bad input makes the exit status 2."""
-    result = ttt("analyze", "--json", "X........", "XXX/OO./...")
+    result = run_main("analyze", "--json", "X........", "XXX/OO./...")
     assert result.returncode == 0
     assert len(json_lines(result.stdout)) == 2
 
@@ -141,7 +141,7 @@ def test_exit_status_zero_when_all_good() -> None:
 
 def test_text_draws_a_4x4_board_and_names_squares() -> None:
     """16 cells are a 4x4 board with 4 in a row; numbers are padded, squares named a1..d4."""
-    result = ttt("analyze", "XXX./OOO./..../....")
+    result = run_main("analyze", "XXX./OOO./..../....")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert "  X |  X |  X |  4" in lines
@@ -157,7 +157,7 @@ def test_text_draws_a_4x4_board_and_names_squares() -> None:
 def test_text_draws_a_5x5_board_with_squares_to_e5() -> None:
     """25 cells are a 5x5 board with 4 in a row; the last square is e5."""
     position = "XXX../OO.../O..../...../....."
-    result = ttt("analyze", position)
+    result = run_main("analyze", position)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert "  X |  X |  X |  4 |  5" in lines
@@ -168,7 +168,7 @@ def test_text_draws_a_5x5_board_with_squares_to_e5() -> None:
 
 def test_json_gives_the_size_and_line_length() -> None:
     """Each object says n and k; a 5x5 report keeps the same keys as 3x3."""
-    result = ttt("analyze", "--json", "X" + "." * 15, "XXX../OO.../O..../...../.....")
+    result = run_main("analyze", "--json", "X" + "." * 15, "XXX../OO.../O..../...../.....")
     assert result.returncode == 0, result.stderr
     four, five = json_lines(result.stdout)
     assert (four["n"], four["k"], five["n"], five["k"]) == (4, 4, 5, 4)

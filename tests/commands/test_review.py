@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.terminal import ttt
+from tests.support.terminal import run_main, ttt
 from ttt_tui.engine import Player
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Mode
@@ -40,6 +40,7 @@ def write_games(data: Path, *records: GameRecord, extra: str = "") -> None:
 
 
 def test_a_game_given_move_by_move_as_text() -> None:
+    """Through a real ``python -m ttt_tui``; the other tests call its main in-process."""
     result = ttt("review", "--moves", "b2 b1 a1 c3 c1")
     assert (result.returncode, result.stderr) == (0, "")
     lines = result.stdout.splitlines()
@@ -57,22 +58,22 @@ def test_the_last_recorded_game_by_default_and_any_by_number(tmp_path: Path) -> 
     first = record((4, 0, 8), Result.ABANDONED)
     last = record((0, 3, 1, 4, 2), Result.X_WON)
     write_games(data, first, last)
-    default = ttt("review", "--json", data=data)
+    default = run_main("review", "--json", data=data)
     assert default.returncode == 0, default.stderr
     found = json.loads(default.stdout)
     assert (found["result"], [m["cell"] for m in found["moves"]]) == ("x_won", [0, 3, 1, 4, 2])
     for game, moves, outcome in (("1", [4, 0, 8], "abandoned"), ("-2", [4, 0, 8], "abandoned")):
-        numbered = json.loads(ttt("review", "--json", game, data=data).stdout)
+        numbered = json.loads(run_main("review", "--json", game, data=data).stdout)
         assert ([m["cell"] for m in numbered["moves"]], numbered["result"]) == (moves, outcome)
-    assert ttt("review", "last", data=data).stdout.startswith("3x3, 3 in a row: X won\n")
+    assert run_main("review", "last", data=data).stdout.startswith("3x3, 3 in a row: X won\n")
 
 
 def test_the_json_moves_agree_with_analyze() -> None:
     """Each move's ``before`` is what `analyze --json` says of its position."""
-    found = json.loads(ttt("review", "--json", "--board", "4", "--moves", "a1 b2 c3").stdout)
+    found = json.loads(run_main("review", "--json", "--board", "4", "--moves", "a1 b2 c3").stdout)
     assert found["n"] == 4 and found["turning_points"] == []
     position = "X....O.........."  # after a1 b2
-    analysed = json.loads(ttt("analyze", "--json", position).stdout)
+    analysed = json.loads(run_main("analyze", "--json", position).stdout)
     third = found["moves"][2]
     assert third["before"] == {"value": analysed["value"], "plies": analysed["plies"]}
     assert third["best"] == analysed["best"]
@@ -95,28 +96,28 @@ def test_the_json_moves_agree_with_analyze() -> None:
     ],
 )
 def test_bad_input_is_one_line_and_status_2(args: tuple[str, ...], message: str) -> None:
-    result = ttt("review", *args)
+    result = run_main("review", *args)
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr == f"ttt-tui review: {message}\n"
 
 
 def test_a_missing_damaged_or_short_record_file_says_so(tmp_path: Path) -> None:
-    missing = ttt("review", data=tmp_path / "none")
+    missing = run_main("review", data=tmp_path / "none")
     assert missing.returncode == 2
     assert missing.stderr.startswith("ttt-tui review: no games recorded yet: ")
     assert missing.stderr.count("\n") == 1
 
     data = tmp_path / "data"
     write_games(data, record((4,), Result.ABANDONED))
-    out_of_range = ttt("review", "3", data=data)
+    out_of_range = run_main("review", "3", data=data)
     assert (out_of_range.returncode, out_of_range.stderr) == (
         2,
         f"ttt-tui review: no game 3: {data} holds 1 game (1 to 1)\n",
     )
 
     write_games(data, record((4,), Result.ABANDONED), extra='{"version": 1, "moves": [\n')
-    damaged = ttt("review", data=data)
+    damaged = run_main("review", data=data)
     assert damaged.returncode == 2
     assert damaged.stderr.startswith(f"ttt-tui review: {data / GAMES_FILE} line 2 is damaged: ")
     assert damaged.stderr.count("\n") == 1
@@ -143,7 +144,7 @@ def test_a_recorded_game_from_an_older_file_without_sizes_or_levels(tmp_path: Pa
         "hints_used": 0,
     }
     (data / GAMES_FILE).write_text(json.dumps(old) + "\n", encoding="utf-8")
-    result = ttt("review", data=data)
+    result = run_main("review", data=data)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("3x3, 3 in a row: O won\n")
     assert "6. O b1  best: win in 1" in result.stdout
