@@ -67,6 +67,8 @@ def test_problems_make_the_verdict_loses_and_are_counted_apart() -> None:
         ("choose_move", 10, None, "off the board: 10"),
         ("command", "d1", None, "off the board: d1"),
         ("command", "five", None, "unreadable: 'five'"),
+        ("command", "²", None, "unreadable: '²'"),
+        ("command", "a10", None, "off the board: a10"),
     ],
 )
 def test_answers_are_read_or_named_illegal(

@@ -187,6 +187,8 @@ def test_the_json_has_every_field_the_issue_names() -> None:
         ("a1 e5", 4, "square 'e5' is off the 4x4 board (a1 to d4)"),
         ("a1 26", 5, "square '26' is off the 5x5 board (1 to 25)"),
         ("a1 b-2", 3, "unknown square 'b-2'"),
+        ("a1 ²", 3, "unknown square '²'"),  # a digit to Python, no number to int()
+        ("a1 a10", 3, "square 'a10' is off the 3x3 board (a1 to c3)"),
         (" , ", 3, "no moves given"),
     ],
 )

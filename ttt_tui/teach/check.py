@@ -17,7 +17,7 @@ from typing import Any
 
 from ttt_tui.engine import SIZES, Analysis, Board, Cell, Player, Status, coordinate
 from ttt_tui.teach.explain import Analyzer, best_line, why
-from ttt_tui.teach.review import LABELS, Label, grade
+from ttt_tui.teach.review import LABELS, OFF, UNKNOWN, Label, grade, read_square
 
 
 class Side(enum.Enum):
@@ -121,8 +121,6 @@ def graded(answer: Answer, analysis: Analysis) -> Graded:
     return Graded(answer, analysis, grade(analysis.value, analysis.moves[answer.cell]))
 
 
-SEVERITY = {Label.BLUNDER: 0, Label.MISTAKE: 1, Label.INACCURACY: 2, Label.GOOD: 3, Label.BEST: 4}
-
 EXAMPLES = 3
 """Worst answers drawn in a report."""
 
@@ -178,7 +176,8 @@ class Report:
         """The worst answers: blunders first, then mistakes, then inaccuracies; fewer
         marks first within each, as the simplest to follow."""
         bad = [item for item in self.graded if item.label not in (Label.BEST, Label.GOOD)]
-        bad.sort(key=lambda item: (SEVERITY[item.label], item.answer.board.move_count))
+        # `LABELS` runs from best to blunder: the worst label has the highest index.
+        bad.sort(key=lambda item: (-LABELS.index(item.label), item.answer.board.move_count))
         return bad[:most]
 
     def diagnosis(self) -> list[str]:
@@ -235,13 +234,19 @@ class Report:
         rows = [f"      {letters}"]
         rows += [f"    {row + 1} " + " ".join(text) for row, text in enumerate(board.rows())]
         best = ", ".join(coordinate(c, n) for c in analysis.best)
-        line = best_line(board.play(cell), analyze) if not board.play(cell).is_game_over() else []
         return [
             f"  {board.to_move.value} to move, the bot played {coordinate(cell, n)}"
             f" ({item.label.value}); best: {best}",
             *rows,
-            f"    {why(analysis, cell, line)}",
+            f"    {self.reason(item, analyze)}",
         ]
+
+    @staticmethod
+    def reason(item: Graded, analyze: Analyzer) -> str:
+        """Why the bot's answer is worth what it is, in the explorer's words."""
+        after = item.answer.board.play(item.cell)
+        line = [] if after.is_game_over() else best_line(after, analyze)
+        return why(item.analysis, item.cell, line)
 
     def lines(self, analyze: Analyzer) -> list[str]:
         """The report as text."""
@@ -298,7 +303,7 @@ class Report:
                     "square": coordinate(item.cell, self.n),
                     "label": item.label.value,
                     "best": list(item.analysis.best),
-                    "why": self.example_lines(item, analyze)[-1].strip(),
+                    "why": self.reason(item, analyze),
                 }
                 for item in self.examples()
             ],
@@ -309,7 +314,7 @@ def read_answer(board: Board, kind: str, answer: Any) -> tuple[Cell | None, str]
     """The square a bot's answer names, or None and why it is illegal.
 
     ``minimax`` answers a 0-based ``(row, col)``; ``choose_move`` and a command
-    answer a number from 1 or a name (``b2``)."""
+    answer a number from 1 or a name (``b2``), read as `ttt-tui review` reads them."""
     n = board.n
     if kind == "minimax":
         if not (isinstance(answer, list) and len(answer) == 2):
@@ -317,24 +322,18 @@ def read_answer(board: Board, kind: str, answer: Any) -> tuple[Cell | None, str]
         row, col = answer
         if not (0 <= row < n and 0 <= col < n):
             return None, f"off the board: ({row}, {col})"
-        cell = row * n + col
+        found: Cell | str = row * n + col
     else:
         text = str(answer).strip().lower()
-        if text.isdigit():
-            number = int(text)
-            if not 1 <= number <= n * n:
-                return None, f"off the board: {text}"
-            cell = number - 1
-        elif len(text) >= 2 and text[0].isalpha() and text[1:].isdigit():
-            col, row = ord(text[0]) - ord("a"), int(text[1:]) - 1
-            if not (0 <= col < n and 0 <= row < n):
-                return None, f"off the board: {text}"
-            cell = row * n + col
-        else:
+        found = read_square(text, n)
+        if found == OFF:
+            return None, f"off the board: {text}"
+        if found == UNKNOWN:
             return None, f"unreadable: {str(answer)[:60]!r}"
-    if (board.x | board.o) >> cell & 1:
-        return None, f"a taken square: {coordinate(cell, n)}"
-    return cell, ""
+    assert isinstance(found, int)
+    if (board.x | board.o) >> found & 1:
+        return None, f"a taken square: {coordinate(found, n)}"
+    return found, ""
 
 
 def positions_for(n: int, side: Side, count: int) -> Iterator[Board]:

@@ -93,13 +93,13 @@ def line_name(line: Mask, n: int) -> str:
     return f"{coordinate(cells[0], n)}–{coordinate(cells[-1], n)}"
 
 
-def squares(mask_or_cells: Mask | Sequence[Cell], n: int) -> str:
-    """Squares in words: ``a1``, ``a1 and b2``, ``a1, b2 and c3``."""
+def squares(mask_or_cells: Mask | Sequence[Cell], n: int, conjunction: str = "and") -> str:
+    """Squares in words: ``a1``, ``a1 and b2``, ``a1, b2 and c3`` (or ``a1, b2 or c3``)."""
     cells = list(cells_of(mask_or_cells)) if isinstance(mask_or_cells, int) else list(mask_or_cells)
     names = [coordinate(cell, n) for cell in cells]
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return ", ".join(names[:-1]) + f" {conjunction} " + names[-1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ from ttt_tui.teach.explain import (
     Analyzer,
     line_name,
     pick,
+    rank,
     squares,
     tactic,
     threatened_lines,
@@ -73,13 +74,11 @@ class Label(enum.Enum):
 LABELS = tuple(Label)
 """Every label, best first."""
 
-_RESULT_RANK = {Outcome.LOSS: 0, Outcome.DRAW: 1, Outcome.WIN: 2}
-
 
 def grade(before: Verdict, played: Verdict) -> Label:
     """The label of a move worth ``played`` in a position worth ``before`` (both for
     the player to move)."""
-    drop = _RESULT_RANK[before.outcome] - _RESULT_RANK[played.outcome]
+    drop = rank(before)[0] - rank(played)[0]  # results apart: win 2, draw 1, loss 0
     if drop == 2:
         return Label.BLUNDER
     if drop == 1:
@@ -127,8 +126,7 @@ class MoveReview:
     def kept(self) -> str:
         """What the best moves would have kept, for a move that was not best:
         ``c3 held the draw``, ``b1, c1 or a2 won in 5``, ``c1 lost only in 8``."""
-        names = [coordinate(cell, self.n) for cell in self.best]
-        best = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+        best = squares(self.best, self.n, "or")
         if self.before.outcome is Outcome.DRAW:
             return f"{best} held the draw"
         if self.before.outcome is Outcome.WIN:
@@ -185,6 +183,9 @@ def _verdict_json(verdict: Verdict) -> dict[str, Any]:
     return {"value": verdict.outcome.value, "plies": verdict.plies}
 
 
+NO_TURNING = "No turning points: neither side threw a result away."
+
+
 @dataclass(frozen=True, slots=True)
 class Review:
     """A reviewed game: each move graded, and the analyses it was graded from."""
@@ -237,17 +238,19 @@ class Review:
             head = f"{player} gave the draw away at move {move.ply}"
         return f"{head}: {_what_it_did(before, move, after)}. Instead, {move.kept()}."
 
+    def turning_texts(self) -> list[str]:
+        """Every turning point in words (`turning_text`), or that there was none."""
+        return [self.turning_text(move) for move in self.turning_points] or [NO_TURNING]
+
     def lines(self) -> list[str]:
         """The review as the command line prints it: a line per move, then the
         turning points and a summary per side."""
-        lines = [move.line() for move in self.moves]
-        turning = self.turning_points
-        lines.append("")
-        if turning:
+        lines = [*(move.line() for move in self.moves), ""]
+        if self.turning_points:
             lines.append("Turning points:")
-            lines += [f"  {self.turning_text(move)}" for move in turning]
+            lines += [f"  {text}" for text in self.turning_texts()]
         else:
-            lines.append("No turning points: neither side threw a result away.")
+            lines.append(NO_TURNING)
         lines.append("Summary: " + "; ".join(self.summary(player) for player in Player))
         return lines
 
@@ -293,25 +296,38 @@ def _what_it_did(before: Analysis, move: MoveReview, after: Analysis | None) -> 
 
 # Reading a game --------------------------------------------------------------------------
 
-_SQUARE = re.compile(r"^([a-z])([1-9])$")
+_NAME = re.compile(r"([a-z])([0-9]+)")
+
+OFF, UNKNOWN = "off", "unknown"
+"""Why `read_square` found no square: a number or name beyond the board, or neither."""
+
+
+def read_square(text: str, n: int) -> Cell | str:
+    """The cell a square's number (1 to n*n) or name (``b2``) names on an ``n`` x ``n``
+    board, or why none: `OFF` or `UNKNOWN`. Only ASCII digits count: ``²`` is a digit
+    to Python but no number to `int`."""
+    word = text.strip().lower()
+    if word.isascii() and word.isdecimal():
+        number = int(word)
+        return number - 1 if 1 <= number <= n * n else OFF
+    found = _NAME.fullmatch(word)
+    if found is None:
+        return UNKNOWN
+    col, row = ord(found[1]) - ord("a"), int(found[2]) - 1
+    return row * n + col if 0 <= col < n and 0 <= row < n else OFF
 
 
 def parse_square(text: str, n: int) -> Cell:
     """A square by name (``c3``) or number (1 to n*n); raises `ReviewError`."""
-    word = text.strip().lower()
-    if word.isdigit():
-        number = int(word)
-        if 1 <= number <= n * n:
-            return number - 1
-        raise ReviewError(f"square {text!r} is off the {n}x{n} board (1 to {n * n})")
-    found = _SQUARE.match(word)
-    if found is None:
+    found = read_square(text, n)
+    if isinstance(found, int):
+        return found
+    if found == UNKNOWN:
         raise ReviewError(f"unknown square {text!r}: expected a name such as b2 or a number")
-    col, row = ord(found[1]) - ord("a"), int(found[2]) - 1
-    if not (0 <= col < n and 0 <= row < n):
-        last = coordinate(n * n - 1, n)
-        raise ReviewError(f"square {text!r} is off the {n}x{n} board (a1 to {last})")
-    return row * n + col
+    if text.strip().isdecimal():
+        raise ReviewError(f"square {text!r} is off the {n}x{n} board (1 to {n * n})")
+    last = coordinate(n * n - 1, n)
+    raise ReviewError(f"square {text!r} is off the {n}x{n} board (a1 to {last})")
 
 
 def parse_moves(text: str, n: int) -> tuple[Cell, ...]:
