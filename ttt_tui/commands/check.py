@@ -39,15 +39,22 @@ class BotUnusable(Exception):
     """The bot cannot be loaded at all; the message says why."""
 
 
+GONE = (OSError, subprocess.SubprocessError, ValueError)
+"""What stopping a process that has already gone can raise."""
+
+
 class Bot:
     """A bot in a process of its own, started again whenever it dies or hangs."""
 
-    def __init__(self, command: list[str], kind: str | None, timeout: float) -> None:
+    def __init__(self, command: list[str], timeout: float, *, hosted: bool) -> None:
         self.command = command
-        self.kind = kind
-        """``minimax`` or ``choose_move`` for a Python file (learnt as it loads), None
-        for a command, which answers squares."""
         self.timeout = timeout
+        self.hosted = hosted
+        """Whether it is a Python file under `ttt_tui.commands.bot_host`, which answers
+        in JSON; else a command answering squares."""
+        self.kind = "command"
+        """``minimax`` or ``choose_move`` for a Python file (as it says once loaded),
+        ``command`` for a command."""
         self.process: subprocess.Popen[bytes] | None = None
         self._stderr: IO[bytes] | None = None
         self._buffer = b""
@@ -72,7 +79,7 @@ class Bot:
             start_new_session=True,
         )
         self._buffer = b""
-        if self.command[1:3] == ["-m", "ttt_tui.commands.bot_host"]:
+        if self.hosted:
             line = self._read_line(max(START_SECONDS, self.timeout))
             message = _json(line) if line is not None else None
             if message is None or "ready" not in message:
@@ -84,12 +91,12 @@ class Bot:
     def stop(self) -> None:
         """Kill the bot and everything it started."""
         if self.process is not None:
-            with contextlib.suppress(OSError, subprocess.SubprocessError, ValueError):
+            with contextlib.suppress(*GONE):
                 os.killpg(self.process.pid, signal.SIGKILL)
-            with contextlib.suppress(OSError, subprocess.SubprocessError, ValueError):
+            with contextlib.suppress(*GONE):
                 self.process.wait(timeout=5)
             for stream in (self.process.stdin, self.process.stdout):
-                with contextlib.suppress(OSError, subprocess.SubprocessError, ValueError):
+                with contextlib.suppress(*GONE):
                     if stream is not None:
                         stream.close()
         self.process = None
@@ -104,29 +111,27 @@ class Bot:
     # One position.
 
     def ask(self, board: Board) -> Answer:
-        """The bot's answer for ``board``, whatever it does. A program that ended
-        after answering the position before (one that answers once and exits) is
-        started again and asked afresh."""
+        """The bot's answer for ``board``, whatever it does. A process that answered
+        before and then ended without answering this one (a program that answers
+        once and exits) is started again and asked afresh."""
+        if self.process is None or self.process.poll() is not None:
+            self.start()
+        answered_before = self._answered > 0
         answer = self._ask(board)
-        if answer.problem is Problem.ERROR and self._answered and self._ended:
-            self.stop()
+        if answered_before and self._ended and answer.problem is Problem.ERROR:
+            self.start()
             answer = self._ask(board)
         return answer
 
     def _ask(self, board: Board) -> Answer:
-        if self.process is None or self.process.poll() is not None:
-            self.start()
-        answered, self._answered = self._answered, 0
-        self._ended = False
         assert self.process is not None and self.process.stdin is not None
         try:
             self.process.stdin.write(f"{board}\n".encode())
             self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            self._answered, self._ended = answered, True
+        except OSError:
+            self._ended = True
             return self._died(board)
         line = self._read_line(self.timeout)
-        self._answered = answered + (line is not None)
         if line is None:
             if not self._ended:
                 self.stop()
@@ -134,7 +139,8 @@ class Bot:
                     board, problem=Problem.TIMEOUT, detail=f"no answer in {self.timeout:g} s"
                 )
             return self._died(board)
-        if self.kind in ("minimax", "choose_move"):
+        self._answered += 1
+        if self.hosted:
             message = _json(line)
             if message is None:
                 return Answer(board, problem=Problem.ERROR, detail=f"unreadable reply {line!r}")
@@ -143,7 +149,7 @@ class Bot:
             answer, changed = message.get("answer"), bool(message.get("changed"))
         else:
             answer, changed = line.strip(), False
-        cell, why = read_answer(board, self.kind or "command", answer)
+        cell, why = read_answer(board, self.kind, answer)
         if cell is None:
             return Answer(board, problem=Problem.ILLEGAL, detail=why, changed_board=changed)
         return Answer(board, cell=cell, changed_board=changed)
@@ -197,15 +203,14 @@ def bot_for(args: argparse.Namespace) -> Bot:
     if args.cmd is not None:
         if args.bot is not None:
             raise BotUnusable("give a BOT file or --cmd, not both")
-        return Bot(["/bin/sh", "-c", args.cmd], None, args.timeout)
+        return Bot(["/bin/sh", "-c", args.cmd], args.timeout, hosted=False)
     if args.bot is None:
         raise BotUnusable("give a BOT file (a Python file with minimax or choose_move) or --cmd")
     path = Path(args.bot)
     if not path.is_file():
         raise BotUnusable(f"{args.bot}: no such file")
-    return Bot(
-        [sys.executable, "-m", "ttt_tui.commands.bot_host", str(path.resolve())], "", args.timeout
-    )
+    host = [sys.executable, "-m", "ttt_tui.commands.bot_host", str(path.resolve())]
+    return Bot(host, args.timeout, hosted=True)
 
 
 def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -21,7 +21,15 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ttt_tui.compat.header import SafeHeader
-from ttt_tui.engine import Analysis, Cell, Player, Progress, SearchCancelled, coordinate
+from ttt_tui.engine import (
+    Analysis,
+    Cell,
+    Player,
+    Progress,
+    SearchCancelled,
+    coordinate,
+    mover_of,
+)
 from ttt_tui.play.view import BoardState
 from ttt_tui.screens.base import BaseScreen
 from ttt_tui.search.client import Searcher
@@ -146,8 +154,8 @@ class ReviewScreen(BaseScreen[None]):
         self.boards = positions(n, cells)
         """The position before each move."""
         self.result = result_of(n, cells, result)
-        self.analyses: list[Analysis] = []
         self.review = review(n, cells, [], self.result)
+        """The moves graded so far, from the analyses come so far."""
         self.ply = len(cells)
         """Moves shown played on the board (0: the empty board)."""
         self.progress: Progress | None = None
@@ -249,17 +257,17 @@ class ReviewScreen(BaseScreen[None]):
 
     @on(Analysed)
     def _analysed(self, message: Analysed) -> None:
-        if message.index != len(self.analyses):
+        analyses = self.review.analyses
+        if message.index != len(analyses):
             return
-        self.analyses.append(message.analysis)
         self.progress = None
-        self.review = review(self.n, self.cells, self.analyses, self.result)
+        self.review = review(self.n, self.cells, [*analyses, message.analysis], self.result)
         self._update_option(message.index + 1)
         self._show()
 
     @on(Proving)
     def _proving(self, message: Proving) -> None:
-        if message.index == len(self.analyses):
+        if message.index == len(self.review.analyses):
             self.progress = message.progress
             self._show_heading()
 
@@ -296,7 +304,7 @@ class ReviewScreen(BaseScreen[None]):
         self.refresh_bindings()
 
     def _show_heading(self) -> None:
-        done, total = len(self.analyses), len(self.boards)
+        done, total = len(self.review.moves), len(self.boards)
         heading = f"{self.title_text or f'{self.n}x{self.n}'}: {RESULT_WORDS[self.result]}"
         if done < total:
             proving = ""
@@ -313,18 +321,13 @@ class ReviewScreen(BaseScreen[None]):
         return self.review.moves[self.ply - 1].detail()
 
     def _move_name(self, ply: int) -> str:
-        player = Player.X.value if ply % 2 else Player.O.value
-        return f"{player} {coordinate(self.cells[ply - 1], self.n)}"
+        return f"{mover_of(ply - 1).value} {coordinate(self.cells[ply - 1], self.n)}"
 
     def _summary(self) -> str:
         if len(self.review.moves) < len(self.cells):
             return ""
         found = self.review
-        lines = [found.turning_text(move) for move in found.turning_points] or [
-            "No turning points: neither side threw a result away."
-        ]
-        lines += [found.summary(player) for player in Player]
-        return "\n".join(lines)
+        return "\n".join([*found.turning_texts(), *(found.summary(p) for p in Player)])
 
     # Size, and which keys work.
 
