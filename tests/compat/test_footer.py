@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.events import AppBlur
 from textual.widgets import Static
 
 from tests.support import (
@@ -33,3 +34,32 @@ async def test_the_footer_shows_its_screen_s_keys_from_the_start() -> None:
         await app.screen.mount(footer)  # no bindings change follows
         await pilot.pause()
         assert "n New" in [str(key.render()).strip() for key in footer.query(FooterKey)]
+
+
+async def test_the_footer_follows_the_width_while_the_terminal_has_lost_focus() -> None:
+    """Textual's footer does not rebuild while the app is unfocused: a terminal
+    resized after a focus-out report kept the palette's key and cut "q Quit" (the
+    long real-terminal fuzz, seed 12; a tiling window manager resizes windows
+    nobody is typing in)."""
+
+    class Bare(App[None]):
+        BINDINGS: ClassVar[list[BindingType]] = [
+            Binding("n", "new", "New"),
+            Binding("q", "quit", "Quit"),
+        ]
+
+        def compose(self) -> ComposeResult:
+            yield GameFooter()
+
+    app = Bare()
+    async with app.run_test(size=(100, 24)) as pilot:
+        footer = app.query_one(GameFooter)
+        footer.fit(100)
+        await pilot.pause()
+        app.post_message(AppBlur())
+        await pilot.pause()
+        assert not app.app_focus
+        footer.fit(60)
+        await pilot.pause()
+        shown = [str(key.render()).strip() for key in footer.query(FooterKey)]
+        assert shown == ["n New", "q Quit"]

@@ -16,6 +16,13 @@ usually the same. `SteadyFooter` rebuilds only when what it shows changes.
 
 **Not redrawn when the palette's key is turned off.** Setting
 ``show_command_palette`` does not rebuild Textual's footer; `SteadyFooter` does.
+
+**Not redrawn while the terminal has lost focus.** Textual's footer skips every
+rebuild while the app is unfocused (after a focus-out report), so a terminal
+resized then (a tiling window manager does it to windows nobody is typing in)
+kept the palette's key and cut "q Quit" until it was focused again; the
+real-terminal fuzz found it. `SteadyFooter` rebuilds whenever what it shows
+changes, and a lost focus alone changes nothing it shows.
 """
 
 from __future__ import annotations
@@ -74,9 +81,11 @@ class SteadyFooter(Footer):
             self._shown is not None and screen is self.screen and self._keys(screen) == self._shown
         ):
             return
-        super().bindings_changed(screen)
-        # As Textual's footer decides whether to rebuild.
-        self._rebuilding = screen.app.app_focus and self.is_attached and screen is self.screen
+        # Textual's footer would skip the rebuild while the terminal has lost focus.
+        self._bindings_ready = True
+        if self.is_attached and screen is self.screen:
+            self._rebuilding = True
+            self.call_after_refresh(self.recompose)
 
     def watch_show_command_palette(self) -> None:
         if self.is_attached:
