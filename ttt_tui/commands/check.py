@@ -1,223 +1,30 @@
 """`ttt-tui check`: a learner's bot asked about every position (3x3) or a seeded sample
 (4x4, 5x5), each answer graded against the proven engine (`ttt_tui.teach.check`).
 
-The bot always runs in a process of its own (`Bot`): a Python file under
-`ttt_tui.commands.bot_host`, or any command speaking the line protocol. Every
-answer has a time limit; a bot that hangs, crashes or exits is killed if need be
-and started again for the next position, so nothing it does can stop the check.
+The bot always runs in a process of its own (`ttt_tui.bots.sandbox`), with a time
+limit on every answer, so nothing it does can stop the check.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
-import selectors
-import signal
-import subprocess
 import sys
-import tempfile
-import time
-from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import TextIO
 
-from ttt_tui.engine import Board, analyze
-from ttt_tui.teach.check import Answer, Problem, Report, Side, positions_for, read_answer
-
-DEFAULT_TIMEOUT = 2.0
-"""Seconds a bot has for each answer unless told otherwise."""
+from ttt_tui.bots.sandbox import BotUnusable, load_bot
+from ttt_tui.engine import analyze
+from ttt_tui.teach.check import Report, Side, positions_for
 
 DEFAULT_POSITIONS = 200
 """Positions sampled on 4x4 and 5x5 unless told otherwise."""
-
-START_SECONDS = 10.0
-"""Seconds a Python bot has to load (import its file) before it counts as broken."""
-
-
-class BotUnusable(Exception):
-    """The bot cannot be loaded at all; the message says why."""
-
-
-GONE = (OSError, subprocess.SubprocessError, ValueError)
-"""What stopping a process that has already gone can raise."""
-
-
-class Bot:
-    """A bot in a process of its own, started again whenever it dies or hangs."""
-
-    def __init__(self, command: list[str], timeout: float, *, hosted: bool) -> None:
-        self.command = command
-        self.timeout = timeout
-        self.hosted = hosted
-        """Whether it is a Python file under `ttt_tui.commands.bot_host`, which answers
-        in JSON; else a command answering squares."""
-        self.kind = "command"
-        """``minimax`` or ``choose_move`` for a Python file (as it says once loaded),
-        ``command`` for a command."""
-        self.process: subprocess.Popen[bytes] | None = None
-        self._stderr: IO[bytes] | None = None
-        self._buffer = b""
-        self._ended = False
-        """Whether the last read found the bot's output ended."""
-        self._answered = 0
-        """Positions the running process has answered."""
-
-    # The process.
-
-    def start(self) -> None:
-        """Start the bot; a Python one must say it loaded, or `BotUnusable`."""
-        self.stop()
-        # Kept open as long as the bot runs: its stderr, read when it fails.
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115
-        self._answered = 0
-        self.process = subprocess.Popen(
-            self.command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
-            start_new_session=True,
-        )
-        self._buffer = b""
-        if self.hosted:
-            line = self._read_line(max(START_SECONDS, self.timeout))
-            message = _json(line) if line is not None else None
-            if message is None or "ready" not in message:
-                reason = (message or {}).get("fatal") or self.stderr_text() or "it did not start"
-                self.stop()
-                raise BotUnusable(str(reason).strip().splitlines()[-1])
-            self.kind = str(message["ready"])
-
-    def stop(self) -> None:
-        """Kill the bot and everything it started."""
-        if self.process is not None:
-            with contextlib.suppress(*GONE):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            with contextlib.suppress(*GONE):
-                self.process.wait(timeout=5)
-            for stream in (self.process.stdin, self.process.stdout):
-                with contextlib.suppress(*GONE):
-                    if stream is not None:
-                        stream.close()
-        self.process = None
-
-    def stderr_text(self) -> str:
-        """What the bot wrote on standard error so far (its last 4,000 characters)."""
-        if self._stderr is None:
-            return ""
-        self._stderr.seek(0)
-        return self._stderr.read().decode("utf-8", errors="replace")[-4000:]
-
-    # One position.
-
-    def ask(self, board: Board) -> Answer:
-        """The bot's answer for ``board``, whatever it does. A process that answered
-        before and then ended without answering this one (a program that answers
-        once and exits) is started again and asked afresh."""
-        if self.process is None or self.process.poll() is not None:
-            self.start()
-        answered_before = self._answered > 0
-        answer = self._ask(board)
-        if answered_before and self._ended and answer.problem is Problem.ERROR:
-            self.start()
-            answer = self._ask(board)
-        return answer
-
-    def _ask(self, board: Board) -> Answer:
-        assert self.process is not None and self.process.stdin is not None
-        try:
-            self.process.stdin.write(f"{board}\n".encode())
-            self.process.stdin.flush()
-        except OSError:
-            self._ended = True
-            return self._died(board)
-        line = self._read_line(self.timeout)
-        if line is None:
-            if not self._ended:
-                self.stop()
-                return Answer(
-                    board, problem=Problem.TIMEOUT, detail=f"no answer in {self.timeout:g} s"
-                )
-            return self._died(board)
-        self._answered += 1
-        if self.hosted:
-            message = _json(line)
-            if message is None:
-                return Answer(board, problem=Problem.ERROR, detail=f"unreadable reply {line!r}")
-            if "error" in message:
-                return Answer(board, problem=Problem.ERROR, detail=str(message["error"]))
-            answer, changed = message.get("answer"), bool(message.get("changed"))
-        else:
-            answer, changed = line.strip(), False
-        cell, why = read_answer(board, self.kind, answer)
-        if cell is None:
-            return Answer(board, problem=Problem.ILLEGAL, detail=why, changed_board=changed)
-        return Answer(board, cell=cell, changed_board=changed)
-
-    def _died(self, board: Board) -> Answer:
-        """The bot ended without answering: its exit status and what it wrote on
-        standard error."""
-        status = None
-        if self.process is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                status = self.process.wait(timeout=1)
-        ended = "it ended" if status is None else f"it exited with status {status}"
-        detail = "\n".join(filter(None, [self.stderr_text().strip(), f"{ended} without answering"]))
-        self.stop()
-        return Answer(board, problem=Problem.ERROR, detail=detail)
-
-    def _read_line(self, seconds: float) -> str | None:
-        """One line from the bot within ``seconds``; None if none came, and then
-        `_ended` says whether its output ended (it exited) or time ran out."""
-        assert self.process is not None and self.process.stdout is not None
-        stream = self.process.stdout
-        deadline = time.monotonic() + seconds
-        self._ended = False
-        with selectors.DefaultSelector() as selector:
-            selector.register(stream, selectors.EVENT_READ)
-            while b"\n" not in self._buffer:
-                left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
-                    return None
-                chunk = os.read(stream.fileno(), 65536)
-                if not chunk:
-                    self._ended = True
-                    return None
-                self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        return line.decode("utf-8", errors="replace")
-
-
-def _json(line: str | None) -> dict[str, Any] | None:
-    if line is None:
-        return None
-    try:
-        found = json.loads(line)
-    except ValueError:
-        return None
-    return found if isinstance(found, dict) else None
-
-
-def bot_for(args: argparse.Namespace) -> Bot:
-    """The bot the arguments name; raises `BotUnusable`."""
-    if args.cmd is not None:
-        if args.bot is not None:
-            raise BotUnusable("give a BOT file or --cmd, not both")
-        return Bot(["/bin/sh", "-c", args.cmd], args.timeout, hosted=False)
-    if args.bot is None:
-        raise BotUnusable("give a BOT file (a Python file with minimax or choose_move) or --cmd")
-    path = Path(args.bot)
-    if not path.is_file():
-        raise BotUnusable(f"{args.bot}: no such file")
-    host = [sys.executable, "-m", "ttt_tui.commands.bot_host", str(path.resolve())]
-    return Bot(host, args.timeout, hosted=True)
 
 
 def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Check the bot, write the report; the exit status."""
     n = 3 if args.board is None else args.board.n
     side = Side(args.side)
-    bot = bot_for(args)
+    bot = load_bot(args.bot, args.cmd, args.timeout, option="--cmd")
     bot.start()
     if bot.kind == "minimax" and n != 3:
         bot.stop()

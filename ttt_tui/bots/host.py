@@ -1,6 +1,6 @@
-"""Runs a learner's Python bot in a process of its own, for `ttt-tui check`.
+"""Runs a learner's Python bot in a process of its own, for `ttt-tui check` and the game.
 
-    python -m ttt_tui.commands.bot_host BOT.py
+    python -m ttt_tui.bots.host BOT.py
 
 It loads the file, says which function it found, then answers positions read from
 standard input, one a line (``X.O......``, analyze's notation), with one JSON line
