@@ -161,6 +161,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     add_game_options(parser)
+    bot = parser.add_argument_group(
+        "your own bot",
+        "Offer your bot as a level beside Easy, Medium and Hard: as the computer in"
+        " You vs AI (where it starts), and as either engine in AI vs AI. It runs in a"
+        " process of its own, as under `ttt-tui check`.",
+    )
+    bot.add_argument(
+        "--bot",
+        dest="bot_file",
+        metavar="BOT",
+        help="a Python file with minimax(board) or choose_move(position), as for check",
+    )
+    bot.add_argument(
+        "--bot-cmd", metavar="COMMAND", help="a program speaking check's line protocol instead"
+    )
+    bot.add_argument(
+        "--bot-timeout",
+        type=_timeout,
+        default=2.0,
+        metavar="SECONDS",
+        help="the time your bot has for each move (default: 2)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     analyze = commands.add_parser(
         "analyze",
@@ -343,6 +365,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     SIGTERM or SIGHUP (a terminal closing) ended the game.
     """
     args = build_parser().parse_args(argv)
+    if args.command is not None and (args.bot_file is not None or args.bot_cmd is not None):
+        print(
+            f"ttt-tui: --bot and --bot-cmd are options of the game itself, not of"
+            f" `ttt-tui {args.command}`",
+            file=sys.stderr,
+        )
+        return 2
     try:
         if args.command == "analyze":
             from ttt_tui.commands.analyze import main as analyze

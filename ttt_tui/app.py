@@ -28,6 +28,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import ThemeProvider
 
+from ttt_tui.bots.player import BotPlayer
 from ttt_tui.compat.app import AppFixes
 from ttt_tui.compat.hangup import (
     HangupWatch,
@@ -40,7 +41,7 @@ from ttt_tui.compat.palette import GamePalette
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import MODE_LABELS
 from ttt_tui.play.session import Session
-from ttt_tui.play.settings import BoardSize, Mode, Settings
+from ttt_tui.play.settings import BoardSize, Level, Mode, Settings, level_name
 from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import GameScreen, is_too_small
 from ttt_tui.screens.help import HelpScreen
@@ -72,6 +73,15 @@ def escape_then(key: str) -> str | None:
         return None
     shift, letter = match.groups()
     return letter.upper() if shift else letter
+
+
+def _plays_at(level: Level, side: Player | None = None) -> str:
+    """What choosing ``level`` for You vs AI's computer (``side`` None) or an engine of
+    AI vs AI does, for the palette."""
+    if isinstance(level, Difficulty):
+        who = "The computer" if side is None else side.value
+        return f"{who} plays at {level.value} from its next move"
+    return f"Your bot plays {'for the computer' if side is None else side.value} from its next move"
 
 
 class TicTacToeApp(AppFixes[None]):
@@ -118,11 +128,13 @@ class TicTacToeApp(AppFixes[None]):
         ai_delay: float = 0.0,
         seed: int | None = None,
         searcher: Searcher | None = None,
+        bot: BotPlayer | None = None,
     ) -> None:
         """Settings come from ``store`` unless given; ``difficulty``, ``board`` and
         ``mark`` override them, as the command line does. ``store`` defaults to one
         that saves nothing, as tests want; ``searcher`` to a `SearchProcess` that
-        lives as long as the app."""
+        lives as long as the app. ``bot``, the learner's (started), is offered as a
+        level and closed with the app."""
         super().__init__()
         self.store = store or Store(enabled=False)
         """Where settings, stats and game records are kept; called only by the saver once
@@ -153,12 +165,14 @@ class TicTacToeApp(AppFixes[None]):
         self.quitting = False
         """Set by quit: input that arrives after it is ignored, so a key typed
         right after ``q`` cannot open a screen while the app shuts down."""
-        self.session = Session(settings)
+        self.session = Session(settings, bot_offered=bot is not None)
         """The game in play and the settings in force."""
+        self.bot = bot
+        """The learner's bot (`ttt-tui --bot`), if one was given."""
         self.searcher = searcher or SearchProcess(on_restart=self._search_restarted)
         """Where the computer's moves and the coach's analyses are worked out."""
         self._game_screen = GameScreen(
-            self.session, self.saver, ai_delay, random.Random(self.seed), self.searcher
+            self.session, self.saver, ai_delay, random.Random(self.seed), self.searcher, bot
         )
         self._hangup_watch: HangupWatch | None = None
         """Ends the app when its terminal, or its web server, goes without a signal."""
@@ -215,6 +229,8 @@ class TicTacToeApp(AppFixes[None]):
         if ended is not None:
             self.saver.record(ended)
         self.searcher.close()
+        if self.bot is not None:
+            self.bot.close()
         self.last_words = await asyncio.to_thread(self.saver.close, QUIT_SECONDS)
 
     def _hung_up(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -423,18 +439,18 @@ class TicTacToeApp(AppFixes[None]):
         game, session = self._game_screen, self.session
         yield SystemCommand("New game", "Start a new game", game.action_new_game)
         mode = session.game.mode
-        for difficulty in Difficulty if mode is Mode.HUMAN_VS_AI else ():
+        for level in session.levels if mode is Mode.HUMAN_VS_AI else ():
             yield SystemCommand(
-                f"Difficulty: {difficulty.value.capitalize()}",
-                f"The computer plays at {difficulty.value} from its next move",
-                lambda d=difficulty: game.apply(session.set_difficulty(d)),
+                f"Difficulty: {level_name(level)}",
+                _plays_at(level),
+                lambda d=level: game.apply(session.set_difficulty(d)),
             )
         for side in Player if mode is Mode.AI_VS_AI else ():
-            for difficulty in Difficulty:
+            for level in session.levels:
                 yield SystemCommand(
-                    f"{side.value} engine: {difficulty.value.capitalize()}",
-                    f"{side.value} plays at {difficulty.value} from its next move",
-                    lambda d=difficulty, p=side: game.apply(session.set_difficulty(d, p)),
+                    f"{side.value} engine: {level_name(level)}",
+                    _plays_at(level, side),
+                    lambda d=level, p=side: game.apply(session.set_difficulty(d, p)),
                 )
         for mode in Mode:
             yield SystemCommand(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.terminal import DEADLINE, ROOT, game_env, ttt
+from tests.support.terminal import DEADLINE, ROOT, game_env, run_main, ttt
 
 NO_TERMINAL = (
     "ttt-tui: the game needs an interactive terminal, but standard input or output"
@@ -115,3 +115,47 @@ def test_no_usable_terminal(
     assert (stdout or b"") == b""
     assert b"\x1b[" not in on_terminal
     assert not (tmp_path / "data").exists()
+
+
+BOT_PROBLEMS = {
+    "missing": ([], "--bot", "{dir}/missing.py", "ttt-tui: {dir}/missing.py: no such file"),
+    "syntax": (
+        [("bot.py", "def choose_move(position)\n")],
+        "--bot",
+        "{dir}/bot.py",
+        "ttt-tui: {dir}/bot.py: a syntax error at line 1: expected ':'",
+    ),
+    "neither": (
+        [("bot.py", "x = 1\n")],
+        "--bot",
+        "{dir}/bot.py",
+        "ttt-tui: {dir}/bot.py could not be loaded: ValueError: {dir}/bot.py defines neither"
+        " minimax(board) nor choose_move(position)",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("files", "option", "value", "error"), BOT_PROBLEMS.values(), ids=BOT_PROBLEMS.keys()
+)
+def test_a_bot_that_cannot_play_is_one_line_and_status_2(
+    tmp_path: Path, files: list[tuple[str, str]], option: str, value: str, error: str
+) -> None:
+    """Said before anything starts, terminal or not."""
+    for name, source in files:
+        (tmp_path / name).write_text(source, encoding="utf-8")
+    result = run_main(option, value.format(dir=tmp_path), data=tmp_path / "data")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines() == [error.format(dir=tmp_path)]
+
+
+@pytest.mark.parametrize(
+    "command", [["analyze", "X........"], ["check", "--cmd", "cat"], ["review", "--moves", "b2"]]
+)
+def test_the_bot_options_belong_to_the_game_alone(tmp_path: Path, command: list[str]) -> None:
+    result = run_main("--bot-cmd", "cat", *command, data=tmp_path / "data")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        "ttt-tui: --bot and --bot-cmd are options of the game itself, not of"
+        f" `ttt-tui {command[0]}`\n"
+    )

@@ -514,11 +514,11 @@ def test_records_whose_levels_disagree_are_rejected(
     [
         ('"levels":"hard"', "levels: expected a list of levels, got 'hard'"),
         ('"levels":[null,"insane",null,"hard",null]',
-         "levels: expected one of easy, medium, hard or null, got 'insane'"),
+         "levels: expected one of easy, medium, hard, bot or null, got 'insane'"),
         ('"levels":[null,"easy",null,"easy",null]',
          "o_difficulty: expected 'easy' for moves played at easy, got 'hard'"),
         ('"o_difficulty":"wild"',
-         "o_difficulty: expected one of easy, medium, hard, mixed or null, got 'wild'"),
+         "o_difficulty: expected one of easy, medium, hard, bot, mixed or null, got 'wild'"),
     ],
 )  # fmt: skip
 def test_bad_levels_in_a_line_are_named(change: str, error: str) -> None:

@@ -45,7 +45,7 @@ from ttt_tui.engine import (
     choose_move,
 )
 from ttt_tui.play.session import Changed, Session
-from ttt_tui.play.settings import Settings
+from ttt_tui.play.settings import Level, Settings
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.search.client import Analyzer, MoveChooser, Searcher, ThreadSearcher
 from ttt_tui.storage import GAMES_FILE
@@ -448,7 +448,7 @@ class StaleWatch:
         """Moves and analyses dropped as stale since the watch began."""
         apply_move, apply_analysis = session.apply_move, session.apply_analysis
 
-        def move(token: int, cell: Cell, level: Difficulty) -> Changed | None:
+        def move(token: int, cell: Cell, level: Level) -> Changed | None:
             return self._count(apply_move(token, cell, level))
 
         def analysis(token: int, result: Analysis) -> Changed | None:

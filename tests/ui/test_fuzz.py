@@ -75,7 +75,7 @@ from ttt_tui.engine import (
 from ttt_tui.play.game import Game
 from ttt_tui.play.results import OUTCOME_LABELS, Result, outcomes_for
 from ttt_tui.play.session import AnalysisRequest, MoveRequest, Session, status_text
-from ttt_tui.play.settings import BoardSize, Mode, Settings
+from ttt_tui.play.settings import BoardSize, Level, Mode, Settings
 from ttt_tui.screens.game import MIN_SIZES, GameScreen, is_too_small
 from ttt_tui.search.client import Analyzer
 from ttt_tui.storage import Store
@@ -331,7 +331,7 @@ class Monitor:
         """Who is playing a move right now, as the session was asked."""
         self.thoughts: dict[int, Board] = {}
         """By token: the board a computer move was asked for."""
-        self.thought_levels: dict[int, Difficulty] = {}
+        self.thought_levels: dict[int, Level] = {}
         """By token: the level a computer move was asked for at."""
         self.problems: list[str] = []
         self.human_moves = 0

@@ -26,15 +26,13 @@ class BotFailed(Exception):
 
 
 def failure(answer: Answer) -> str:
-    """Why ``answer`` is no move, in one sentence: the problem and its detail's last line
-    (a traceback's is the error itself)."""
+    """Why ``answer`` is no move, in one sentence: ``no answer in 2 s``, ``an illegal
+    answer, a taken square: b2``, or the error (a traceback's last line)."""
     lines = answer.detail.strip().splitlines()
-    last = lines[-1].strip() if lines else ""
-    if answer.problem is Problem.TIMEOUT:
-        return f"it did not answer in time ({last})"
+    last = lines[-1].strip() if lines else "it failed"
     if answer.problem is Problem.ILLEGAL:
-        return f"it answered an illegal move ({last})"
-    return f"it failed: {last}" if last else "it failed"
+        return f"an illegal answer, {last}"
+    return last
 
 
 class BotPlayer:
@@ -46,6 +44,8 @@ class BotPlayer:
         """Held while the bot answers: one position at a time."""
         self._closed = False
         """Whether the game is done with the bot: an answer under way then stops it again."""
+        self._restart = False
+        """Whether the next position goes to a bot started afresh."""
 
     @property
     def name(self) -> str:
@@ -72,6 +72,11 @@ class BotPlayer:
 
     def _ask(self, board: Board) -> Answer:
         with self._lock:
+            if self._closed:
+                return Answer(board, problem=Problem.ERROR, detail="the game has ended")
+            if self._restart:
+                self._restart = False
+                self.bot.stop()  # asked, it starts again, reading its file afresh
             try:
                 return self.bot.ask(board)
             except BotUnusable as exc:
@@ -80,7 +85,19 @@ class BotPlayer:
                 if self._closed:  # closed while it answered (and perhaps restarted it)
                     self.bot.stop()
 
+    def restart(self) -> None:
+        """Start the bot afresh before the next position (a file fixed meanwhile is read
+        again)."""
+        self._restart = True
+
     def close(self) -> None:
-        """Stop the bot and everything it started, now and after an answer under way."""
+        """Stop the bot and everything it started. An answer under way is cut short:
+        its thread, reading, sees the bot gone and tidies up."""
         self._closed = True
-        self.bot.stop()
+        if self._lock.acquire(blocking=False):
+            try:
+                self.bot.stop()
+            finally:
+                self._lock.release()
+        else:
+            self.bot.kill()

@@ -87,17 +87,25 @@ class Bot:
             self.kind = str(message["ready"])
 
     def stop(self) -> None:
-        """Kill the bot and everything it started."""
-        if self.process is not None:
+        """Kill the bot and everything it started, and let go of its pipes."""
+        process, self.process = self.process, None
+        if process is not None:
             with contextlib.suppress(*GONE):
-                os.killpg(self.process.pid, signal.SIGKILL)
+                os.killpg(process.pid, signal.SIGKILL)
             with contextlib.suppress(*GONE):
-                self.process.wait(timeout=5)
-            for stream in (self.process.stdin, self.process.stdout):
+                process.wait(timeout=5)
+            for stream in (process.stdin, process.stdout):
                 with contextlib.suppress(*GONE):
                     if stream is not None:
                         stream.close()
-        self.process = None
+
+    def kill(self) -> None:
+        """Kill the bot and everything it started, and only that: safe from another
+        thread while one asks (its read then ends, and it tidies up)."""
+        process = self.process
+        if process is not None:
+            with contextlib.suppress(*GONE):
+                os.killpg(process.pid, signal.SIGKILL)
 
     def stderr_text(self) -> str:
         """What the bot wrote on standard error so far (its last 4,000 characters)."""

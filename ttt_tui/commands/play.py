@@ -6,6 +6,10 @@ import argparse
 import os
 import stat
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ttt_tui.bots.player import BotPlayer
 
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
 """The Textual driver that textual-serve names in ``TEXTUAL_DRIVER`` for each tab's game:
@@ -50,6 +54,27 @@ def terminal_problem() -> str | None:
 
 def main(args: argparse.Namespace) -> int:
     """Run the game with saved settings, overridden by any given on the command line."""
+    bot = None
+    if args.bot_file is not None or args.bot_cmd is not None:
+        from ttt_tui.bots.player import BotPlayer
+        from ttt_tui.bots.sandbox import BotUnusable, load_bot
+
+        try:
+            bot = BotPlayer(
+                load_bot(args.bot_file, args.bot_cmd, args.bot_timeout, option="--bot-cmd")
+            )
+            bot.start()
+        except BotUnusable as exc:
+            print(f"ttt-tui: {exc}", file=sys.stderr)
+            return 2
+    try:
+        return _play(args, bot)
+    finally:
+        if bot is not None:
+            bot.close()
+
+
+def _play(args: argparse.Namespace, bot: BotPlayer | None) -> int:
     problem = terminal_problem()
     if problem is not None:
         print(f"ttt-tui: {problem}", file=sys.stderr)
@@ -64,6 +89,7 @@ def main(args: argparse.Namespace) -> int:
         mark=args.mark,
         ai_delay=args.ai_delay,
         seed=args.seed,
+        bot=bot,
     )
     app.run()
     if app.crash_message:

@@ -9,9 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ttt_tui.engine import Board, Cell, Difficulty, Player, Status, coordinate, mover_of
+from ttt_tui.engine import Board, Cell, Player, Status, coordinate, mover_of
 from ttt_tui.play.results import Result
-from ttt_tui.play.settings import Mode
+from ttt_tui.play.settings import Level, Mode
 
 
 def move_name(ply: int, cell: Cell, n: int) -> str:
@@ -34,11 +34,11 @@ class Game:
     """The human's mark when playing against the computer."""
     moves: list[Cell] = field(default_factory=list)
     """The cells played, in order."""
-    levels: list[Difficulty | None] = field(default_factory=list)
+    levels: list[Level | None] = field(default_factory=list)
     """The level each move in `moves` was computed at; None for a person's move."""
     redo_stack: list[list[Cell]] = field(default_factory=list)
     """Groups of moves taken back by undo, latest last."""
-    redo_levels: list[list[Difficulty | None]] = field(default_factory=list)
+    redo_levels: list[list[Level | None]] = field(default_factory=list)
     """The levels of the moves in `redo_stack`, group for group."""
     undo_used: bool = False
     """Whether undo was used in this game."""
@@ -86,7 +86,7 @@ class Game:
         """The most recent cell played, if any."""
         return self.moves[-1] if self.moves else None
 
-    def play(self, cell: Cell, level: Difficulty | None = None) -> Board:
+    def play(self, cell: Cell, level: Level | None = None) -> Board:
         """Mark a cell for the side to move; a fresh move forgets what was undone.
 
         ``level`` is the difficulty the computer computed the move at, and is
@@ -177,9 +177,9 @@ class EndedGame:
     """The person's mark in You vs AI; None in the other modes."""
     moves: tuple[Cell, ...]
     """The cells played, in order, X's first."""
-    levels: tuple[Difficulty | None, ...]
+    levels: tuple[Level | None, ...]
     """The level each move was computed at; None for a person's move."""
-    in_force: tuple[Difficulty | None, Difficulty | None]
+    in_force: tuple[Level | None, Level | None]
     """The level of the computer playing X, then O, when the game ended; None for a
     side a person played."""
     result: Result
@@ -198,7 +198,7 @@ def ended_game(
     game: Game,
     result: Result,
     at: datetime,
-    level_in_force: Callable[[Player], Difficulty],
+    level_in_force: Callable[[Player], Level],
 ) -> EndedGame:
     """``game`` as it ends in ``result`` at ``at``; ``level_in_force`` gives the level of
     each computer side then."""

@@ -28,7 +28,7 @@ from ttt_tui.engine import (
 )
 from ttt_tui.play.game import EndedGame, Game, ended_game, move_name
 from ttt_tui.play.results import OUTCOME_LABELS, Result, outcomes_for, stats_outcome
-from ttt_tui.play.settings import BoardSize, Mode, Settings
+from ttt_tui.play.settings import BOT, LEVELS, BoardSize, Level, Mode, Settings, level_name
 from ttt_tui.play.view import BoardState, StatusView, View
 
 
@@ -51,6 +51,7 @@ class Refusal(enum.Enum):
     NOT_THINKING = "The computer is not thinking."
     NO_MOVE_YET = "The computer has no move yet: wait a moment."
     NOT_PROVEN = "Hard has no move proven to keep its result yet: wait a moment."
+    NO_BOT = "No bot was given: start the game with --bot FILE or --bot-cmd COMMAND."
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,9 @@ class Changed:
     """The settings, when this change changed them: to be kept for the next run."""
     ended: EndedGame | None = None
     """The game this change finished or abandoned: to be recorded, once."""
+    bot_failed: str = ""
+    """Why the learner's bot gave no move, when this change is that failure: to be
+    told once, with the offer to go on with Hard."""
 
 
 Outcome = Changed | Refused | None
@@ -102,7 +106,8 @@ class MoveRequest:
 
     token: int
     board: Board
-    difficulty: Difficulty
+    difficulty: Level
+    """The level to play at: one of the engine's, or the learner's bot."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +129,9 @@ class Session:
 
     settings: Settings
     now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    bot_offered: bool = False
+    """Whether the learner's bot (`ttt-tui --bot`) is there to be chosen as a level;
+    it then starts as the computer in You vs AI and as X in AI vs AI."""
     game: Game = field(init=False)
     """The game in play."""
     token: int = field(init=False, default=0)
@@ -144,9 +152,16 @@ class Session:
     """Settings changed since the last `Changed` said so."""
     _ended: EndedGame | None = field(init=False, default=None)
     """A game ended since the last `Changed` said so."""
+    bot_seats: set[Player | None] = field(init=False, default_factory=set)
+    """The computers the learner's bot plays: You vs AI's (None), AI vs AI's X and O.
+    Kept for this run only: the settings keep the engine's levels."""
+    bot_failure: tuple[int, str] | None = field(init=False, default=None)
+    """The turn in which the bot gave no move, and why: it is not asked again in it."""
 
     def __post_init__(self) -> None:
         self.game = self._new_game(self.settings.mode, self.settings.mark)
+        if self.bot_offered:
+            self.bot_seats = {None, Player.X}
         self.score = {(size, mode): Counter() for size in BoardSize for mode in Mode}
 
     def _new_game(self, mode: Mode, human: Player) -> Game:
@@ -159,12 +174,25 @@ class Session:
 
     # What the computer should do.
 
-    def difficulty_for(self, player: Player) -> Difficulty:
-        """The strength of the engine playing a side."""
-        if self.game.mode is Mode.AI_VS_AI:
-            s = self.settings
-            return s.ai_x_difficulty if player is Player.X else s.ai_o_difficulty
-        return self.settings.difficulty
+    def difficulty_for(self, player: Player) -> Level:
+        """The level of the computer playing a side."""
+        return self.level_of(player if self.game.mode is Mode.AI_VS_AI else None)
+
+    def level_of(self, seat: Player | None) -> Level:
+        """The level of a computer: You vs AI's (``seat`` None), or AI vs AI's X or O."""
+        if seat in self.bot_seats:
+            return BOT
+        s = self.settings
+        if seat is None:
+            return s.difficulty
+        return s.ai_x_difficulty if seat is Player.X else s.ai_o_difficulty
+
+    @property
+    def bot_stopped(self) -> str | None:
+        """Why the learner's bot gave no move in this turn, if it did not."""
+        if self.bot_failure is None or self.bot_failure[0] != self.token:
+            return None
+        return self.bot_failure[1]
 
     @property
     def thinking(self) -> bool:
@@ -175,7 +203,12 @@ class Session:
         """The searches this turn needs that are not under way; each is then in flight."""
         wanted: list[MoveRequest | AnalysisRequest] = []
         game = self.game
-        if game.ai_to_move and not self.paused and Work.MOVE not in self.in_flight:
+        if (
+            game.ai_to_move
+            and not self.paused
+            and Work.MOVE not in self.in_flight
+            and self.bot_stopped is None
+        ):
             self.in_flight.add(Work.MOVE)
             board = game.board
             wanted.append(MoveRequest(self.token, board, self.difficulty_for(board.to_move)))
@@ -190,7 +223,7 @@ class Session:
             wanted.append(AnalysisRequest(self.token, game.board))
         return wanted
 
-    def apply_move(self, token: int, cell: Cell, level: Difficulty) -> Changed | None:
+    def apply_move(self, token: int, cell: Cell, level: Level) -> Changed | None:
         """The computer's move for turn ``token``; None (dropped) if the turn is over."""
         if token != self.token or not self.game.ai_to_move or self.paused:
             return None
@@ -198,6 +231,17 @@ class Session:
         self.progress.pop(Work.MOVE, None)
         self.game.play(cell, level)
         return self._next_turn()
+
+    def bot_gave_no_move(self, token: int, why: str) -> Changed | None:
+        """The learner's bot gave no move for turn ``token`` (``why`` says what it did);
+        None (dropped) if the turn is over. It is not asked again in this turn: the
+        change offers to go on with Hard, and picking any level goes on."""
+        if token != self.token or Work.MOVE not in self.in_flight:
+            return None
+        self.in_flight.discard(Work.MOVE)
+        self.progress.pop(Work.MOVE, None)
+        self.bot_failure = (token, why)
+        return replace(self._changed(), bot_failed=why)
 
     def apply_analysis(self, token: int, analysis: Analysis) -> Changed | None:
         """Minimax's verdicts for turn ``token``; None (dropped) if the turn is over."""
@@ -339,34 +383,48 @@ class Session:
         return self.new_game()
 
     def set_difficulty(
-        self, difficulty: Difficulty, side: Player | None = None
+        self, difficulty: Level, side: Player | None = None
     ) -> Changed | Refused | None:
         """Use a new level from the computer's next move on: the computer's in You vs
         AI (``side`` None), or one engine's in AI vs AI (``side`` X or O). Refused in
-        a mode without that computer, so that no hidden setting changes."""
+        a mode without that computer, so that no hidden setting changes. The bot's
+        level chosen again after it gave no move asks it again."""
         s, mode = self.settings, self.game.mode
         if side is None and mode is not Mode.HUMAN_VS_AI:
             return self._no_computer()
         if side is not None and mode is not Mode.AI_VS_AI:
             return Refused(Refusal.ENGINES_IN_AI_VS_AI)
-        if side is None:
-            if s.difficulty is difficulty:
-                return None
-            self._save(replace(s, difficulty=difficulty))
-        elif side is Player.X:
-            if s.ai_x_difficulty is difficulty:
-                return None
-            self._save(replace(s, ai_x_difficulty=difficulty))
+        if difficulty is BOT and not self.bot_offered:
+            return Refused(Refusal.NO_BOT)
+        stopped = self.bot_stopped is not None and self.seat_to_move() == side
+        if self.level_of(side) is difficulty and not stopped:
+            return None
+        if difficulty is BOT:
+            self.bot_seats.add(side)
         else:
-            if s.ai_o_difficulty is difficulty:
-                return None
-            self._save(replace(s, ai_o_difficulty=difficulty))
-        level = difficulty.value.capitalize()
+            self.bot_seats.discard(side)
+            if side is None:
+                self._save(replace(s, difficulty=difficulty))
+            elif side is Player.X:
+                self._save(replace(s, ai_x_difficulty=difficulty))
+            else:
+                self._save(replace(s, ai_o_difficulty=difficulty))
+        level = level_name(difficulty)
         return self._same_turn(f"{side.value} engine: {level}" if side else f"Difficulty: {level}")
 
+    def seat_to_move(self) -> Player | None:
+        """The seat of the computer to move: X or O in AI vs AI, None otherwise."""
+        return self.game.board.to_move if self.game.mode is Mode.AI_VS_AI else None
+
+    @property
+    def levels(self) -> tuple[Level, ...]:
+        """The levels on offer: the engine's, and the bot's when there is one."""
+        return LEVELS if self.bot_offered else tuple(Difficulty)
+
     def cycle_difficulty(self) -> Changed | Refused | None:
-        """Switch the computer to the next level (You vs AI only)."""
-        return self.set_difficulty(self.settings.difficulty.next)
+        """Switch the computer to the next level (You vs AI only), round from the last."""
+        levels = self.levels
+        return self.set_difficulty(levels[(levels.index(self.level_of(None)) + 1) % len(levels)])
 
     def _no_computer(self) -> Refused:
         if self.game.mode is Mode.TWO_PLAYERS:
@@ -489,6 +547,8 @@ class Session:
             human=game.human,
             paused=self.paused,
             is_over=game.is_over,
+            levels=(self.level_of(None), self.level_of(Player.X), self.level_of(Player.O)),
+            level_choices=self.levels,
             slow_search=self.thinking and Work.MOVE in self.progress,
         )
 
@@ -543,10 +603,14 @@ def status_text(session: Session) -> str:
     if game.mode is Mode.AI_VS_AI:
         if session.paused:
             return "Paused: p resumes"
-        level = session.difficulty_for(to_move).value.capitalize()
+        if session.bot_stopped is not None:
+            return f"{to_move.value} (Your bot) gave no move"
+        level = level_name(session.difficulty_for(to_move))
         return f"{to_move.value} ({level}) is thinking…"
     if game.ai_to_move:
-        return f"Thinking… ({session.settings.difficulty.value.capitalize()})"
+        if session.bot_stopped is not None:
+            return "Your bot gave no move"
+        return f"Thinking… ({level_name(session.level_of(None))})"
     if game.mode is Mode.TWO_PLAYERS:
         return f"{to_move.value} to move"
     return f"Your move ({to_move.value})"
@@ -562,7 +626,10 @@ def status_detail(session: Session) -> str:
         return "n: new game · v: review\nu: undo, to study it"
     if game.mode is Mode.AI_VS_AI and session.paused:
         to_move = game.board.to_move
-        return f"{to_move.value} ({session.difficulty_for(to_move).value.capitalize()}) to move"
+        return f"{to_move.value} ({level_name(session.difficulty_for(to_move))}) to move"
+    stopped = session.bot_stopped
+    if stopped is not None:
+        return f"{stopped[0].upper()}{stopped[1:]}.\nPick a level to go on."
     progress = session.progress.get(Work.MOVE) if session.thinking else None
     if progress is None:
         return ""

@@ -58,6 +58,35 @@ class BoardSize(enum.Enum):
         return f"{self.label}, {_NUMBERS[self.k]} in a row"
 
 
+class BotLevel(enum.Enum):
+    """The learner's own bot (`ttt-tui --bot`), chosen where a level is chosen."""
+
+    BOT = "bot"
+
+
+BOT = BotLevel.BOT
+"""The learner's bot as a level: recorded as ``bot``, never as one of the engine's."""
+
+Level = Difficulty | BotLevel
+"""What plays a computer's side: one of the engine's difficulties, or the learner's bot."""
+
+LEVELS: tuple[Level, ...] = (*Difficulty, BOT)
+"""Every level, in the order the game offers them."""
+
+
+def level_name(level: Level) -> str:
+    """How the game names a level: ``Easy``, ``Medium``, ``Hard``, ``Your bot``."""
+    return "Your bot" if level is BOT else level.value.capitalize()
+
+
+def parse_level(text: object) -> Level:
+    """The level named ``text`` (``easy`` ... ``bot``); raises `ValueError`."""
+    for level in LEVELS:
+        if text == level.value:
+            return level
+    raise ValueError(f"no level is named {text!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """The choices kept between runs."""

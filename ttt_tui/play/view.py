@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ttt_tui.engine import Board, Cell, Player, Verdict
-from ttt_tui.play.settings import Mode, Settings
+from ttt_tui.play.settings import Level, Mode, Settings
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,10 @@ class View:
     human: Player
     paused: bool
     is_over: bool
+    levels: tuple[Level, Level, Level]
+    """The level of each computer: You vs AI's, then AI vs AI's X and O."""
+    level_choices: tuple[Level, ...]
+    """The levels on offer: the engine's, and the learner's bot's when there is one."""
     slow_search: bool = False
     """Whether the computer's move is taking long enough to report progress (and so
     may be hurried with `Session.move_now`)."""

@@ -16,11 +16,13 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Static
 
+from ttt_tui.bots.player import BotFailed, BotPlayer
 from ttt_tui.compat.header import SafeHeader
 from ttt_tui.engine import Analysis, Cell, Difficulty, Progress, SearchCancelled
 from ttt_tui.play.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session, Work
-from ttt_tui.play.settings import BoardSize, Mode
+from ttt_tui.play.settings import BOT, BoardSize, Level, Mode
 from ttt_tui.screens.base import BaseScreen
+from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.search.client import Searcher
 from ttt_tui.storage.saver import Saver
 from ttt_tui.widgets.board import BoardView
@@ -51,12 +53,17 @@ OPPONENTS = {
 """Who plays, as the title says it."""
 
 
-def subtitle(board: BoardSize, mode: Mode) -> str:
+def subtitle(board: BoardSize, mode: Mode, levels: tuple[Level, ...] = ()) -> str:
     """The title's second part: the game, and who plays it (``tic-tac-toe vs minimax``,
-    ``4x4, four in a row, 2 players``)."""
+    ``4x4, four in a row, 2 players``); with ``levels`` (You vs AI's computer's, AI vs
+    AI's X's and O's), the learner's bot named where it plays (``vs your bot``)."""
     game = "tic-tac-toe" if board is BoardSize.THREE else board.rule
     between = " " if mode is Mode.HUMAN_VS_AI and board is BoardSize.THREE else ", "
-    return f"{game}{between}{OPPONENTS[mode]}"
+    opponents = OPPONENTS[mode]
+    if BOT in levels and mode is not Mode.TWO_PLAYERS:
+        names = ["your bot" if level is BOT else "minimax" for level in levels]
+        opponents = f"vs {names[0]}" if mode is Mode.HUMAN_VS_AI else " vs ".join(names[1:])
+    return f"{game}{between}{opponents}"
 
 
 WARNING_SECONDS = 2.0
@@ -148,13 +155,23 @@ class GameScreen(BaseScreen[None]):
     class AIMoved(Message):
         """The computer picked a move for the game whose turn had this token."""
 
-        def __init__(self, token: int, cell: Cell, level: Difficulty) -> None:
+        def __init__(self, token: int, cell: Cell, level: Level) -> None:
             self.token = token
             """The turn the move was computed for; stale when the game moved on."""
             self.cell = cell
             """The chosen cell."""
             self.level = level
-            """The difficulty the move was computed at, which the game records with it."""
+            """The level the move was chosen at, which the game records with it."""
+            super().__init__()
+
+    class BotGaveNoMove(Message):
+        """The learner's bot gave no move for the turn with this token."""
+
+        def __init__(self, token: int, why: str) -> None:
+            self.token = token
+            """The turn it was asked about; stale when the game moved on."""
+            self.why = why
+            """What it did instead, in one sentence."""
             super().__init__()
 
     class AnalysisReady(Message):
@@ -186,6 +203,7 @@ class GameScreen(BaseScreen[None]):
         ai_delay: float,
         rng: random.Random,
         searcher: Searcher,
+        bot: BotPlayer | None = None,
     ) -> None:
         super().__init__()
         self.session = session
@@ -198,6 +216,8 @@ class GameScreen(BaseScreen[None]):
         """Source of every random choice the computer makes."""
         self.searcher = searcher
         """Where the computer's moves and the coach's analyses are worked out."""
+        self.bot = bot
+        """The learner's bot, which plays where its level is chosen."""
         self._keys_for = (session.game.mode, False, False, False, False)
         """The mode, pause and game-over state the footer's keys were last worked out for
         (at first, those of the new game the footer is first drawn for)."""
@@ -207,7 +227,7 @@ class GameScreen(BaseScreen[None]):
         """Whether the explorer is open over the game, which then waits as it was."""
         self._roomy: bool | None = None
         """Whether the footer had room for the explorer's key when last sized."""
-        self._held: GameScreen.AIMoved | None = None
+        self._held: GameScreen.AIMoved | GameScreen.BotGaveNoMove | None = None
         """The computer's move that came while the explorer was open, played when it closes."""
 
     def compose(self) -> ComposeResult:
@@ -247,11 +267,13 @@ class GameScreen(BaseScreen[None]):
                 self._analyse(request)
         if outcome.notice:
             self.notify(outcome.notice, timeout=NOTICE_SECONDS)
+        if outcome.bot_failed:
+            self._offer_hard(outcome.bot_failed)
         view = self.session.view()
         self.query_one(BoardView).state = view.board
         self.query_one(Sidebar).view = view
         board = BoardSize(view.n)
-        self.sub_title = subtitle(board, view.mode)
+        self.sub_title = subtitle(board, view.mode, view.levels)
         keys = (view.mode, view.paused, view.is_over, view.slow_search, bool(view.undone))
         if keys != self._keys_for:
             self._keys_for = keys
@@ -264,11 +286,18 @@ class GameScreen(BaseScreen[None]):
     async def _think(self, request: MoveRequest, seed: int) -> None:
         """Have the computer's move worked out, taking at least `ai_delay` seconds."""
         started = time.monotonic()
+        level = request.difficulty
         try:
-            cell = await self.searcher.choose_move(
-                request.board, request.difficulty, seed, self._reporter(request.token, Work.MOVE)
-            )
+            if isinstance(level, Difficulty):
+                reporter = self._reporter(request.token, Work.MOVE)
+                cell = await self.searcher.choose_move(request.board, level, seed, reporter)
+            else:
+                assert self.bot is not None, "the bot's level is offered only with a bot"
+                cell = await self.bot.choose_move(request.board)
         except SearchCancelled:
+            return
+        except BotFailed as failed:
+            self.post_message(self.BotGaveNoMove(request.token, str(failed)))
             return
         remaining = self.ai_delay - (time.monotonic() - started)
         if remaining > 0:
@@ -281,6 +310,35 @@ class GameScreen(BaseScreen[None]):
             self._held = message
             return
         self.apply(self.session.apply_move(message.token, message.cell, message.level))
+
+    @on(BotGaveNoMove)
+    def _bot_gave_no_move(self, message: GameScreen.BotGaveNoMove) -> None:
+        if self._exploring:
+            self._held = message
+            return
+        self.apply(self.session.bot_gave_no_move(message.token, message.why))
+
+    def _offer_hard(self, why: str) -> None:
+        """Say once what the bot did, and offer to go on with Hard, or to try the bot
+        again (started afresh, so that a file fixed meanwhile is read again)."""
+        seat = self.session.seat_to_move()
+        token = self.session.token
+
+        def answered(hard: bool | None) -> None:
+            if self.session.token != token or self.session.bot_stopped is None:
+                return  # the game moved on meanwhile
+            if hard:
+                self.apply(self.session.set_difficulty(Difficulty.HARD, seat))
+            else:
+                assert self.bot is not None
+                self.bot.restart()
+                self.apply(self.session.set_difficulty(BOT, seat))
+
+        who = "Your bot" if seat is None else f"Your bot, playing {seat.value},"
+        self.app.push_screen(
+            ConfirmScreen(f"{who} gave no move: {why}.\n\nGo on with Hard?", "Hard", "Try again"),
+            answered,
+        )
 
     @work(exclusive=True, group=Work.ANALYSIS.value, exit_on_error=False)
     async def _analyse(self, request: AnalysisRequest) -> None:
@@ -429,8 +487,10 @@ class GameScreen(BaseScreen[None]):
         """Back from the explorer: a move the computer found meanwhile is played now."""
         self._exploring = False
         held, self._held = self._held, None
-        if held is not None:
+        if isinstance(held, GameScreen.AIMoved):
             self._ai_moved(held)
+        elif held is not None:
+            self._bot_gave_no_move(held)
 
     def action_review(self) -> None:
         """Open the review of the game just ended."""

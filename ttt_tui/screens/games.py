@@ -17,9 +17,9 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ttt_tui.engine import Difficulty, Player
+from ttt_tui.engine import Player
 from ttt_tui.play.results import MODE_LABELS
-from ttt_tui.play.settings import Mode
+from ttt_tui.play.settings import Level, Mode, level_name
 from ttt_tui.screens.dialog import Dialog
 from ttt_tui.search.client import Searcher
 from ttt_tui.storage import GameRecord, Mixed
@@ -27,8 +27,10 @@ from ttt_tui.storage.saver import Saver
 from ttt_tui.teach.review import RESULT_WORDS, ReviewError
 
 
-def _level(level: Difficulty | Mixed | None) -> str:
-    return "?" if level is None else level.value.capitalize()
+def _level(level: Level | Mixed | None) -> str:
+    if level is None:
+        return "?"
+    return level.value.capitalize() if isinstance(level, Mixed) else level_name(level)
 
 
 def players(record: GameRecord) -> str:

@@ -15,7 +15,7 @@ from textual.widgets import Button, DataTable, Static
 
 from ttt_tui.engine import Difficulty
 from ttt_tui.play.results import MODE_LABELS, OUTCOME_LABELS, StatsOutcome
-from ttt_tui.play.settings import BoardSize
+from ttt_tui.play.settings import BOT, LEVELS, BoardSize, Level, level_name
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.dialog import Dialog
 from ttt_tui.search.client import Searcher
@@ -28,7 +28,12 @@ OUTCOME_COLUMNS = tuple(StatsOutcome)
 COLUMNS = ("Mode", "Difficulty", "Games", *(OUTCOME_LABELS[o].long for o in OUTCOME_COLUMNS))
 SHORT_COLUMNS = ("Mode", "Level", "Games", *(OUTCOME_LABELS[o].short for o in OUTCOME_COLUMNS))
 """The headings when the full ones do not fit (`WIDE_ENOUGH`); the screen's foot explains them."""
-SHORT_LEVELS = {Difficulty.EASY: "Easy", Difficulty.MEDIUM: "Med", Difficulty.HARD: "Hard"}
+SHORT_LEVELS: dict[Level, str] = {
+    Difficulty.EASY: "Easy",
+    Difficulty.MEDIUM: "Med",
+    Difficulty.HARD: "Hard",
+    BOT: "Bot",
+}
 WIDE_ENOUGH = 80
 """Narrowest screen on which the table fits with its full headings and labels."""
 SHORT_KEY = "W/D/L: your wins, draws, losses · X/O: X won, O won"
@@ -175,7 +180,7 @@ class StatsScreen(Dialog[None]):
         table = self.query_one(DataTable)
         table.clear(columns=True)
         table.add_columns(*(SHORT_COLUMNS if short else COLUMNS))
-        levels = SHORT_LEVELS if short else {d: d.value.capitalize() for d in Difficulty}
+        levels = SHORT_LEVELS if short else {level: level_name(level) for level in LEVELS}
         for row in self._rows:
             difficulty = " vs ".join(levels[d] for d in row.difficulties) or "-"
             if row.mixed:

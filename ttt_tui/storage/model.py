@@ -23,7 +23,7 @@ from typing import Any
 from ttt_tui.engine import SIZES, Difficulty, Player, mover_of
 from ttt_tui.play.game import EndedGame
 from ttt_tui.play.results import Result, StatsOutcome, outcomes_for, stats_outcome
-from ttt_tui.play.settings import BoardSize, Mode, Settings
+from ttt_tui.play.settings import LEVELS, BoardSize, Level, Mode, Settings, parse_level
 from ttt_tui.storage.jsonfields import (
     FORMAT_VERSION,
     InvalidData,
@@ -121,10 +121,10 @@ class Mixed(enum.Enum):
 MIXED = Mixed.MIXED
 """Recorded for a computer side whose level changed during the game."""
 
-_SIDE_LEVELS = ", ".join([*(d.value for d in Difficulty), MIXED.value])
+_SIDE_LEVELS = ", ".join([*(level.value for level in LEVELS), MIXED.value])
 
 
-def side_level(levels: Iterable[Difficulty], in_force: Difficulty) -> Difficulty | Mixed:
+def side_level(levels: Iterable[Level], in_force: Level) -> Level | Mixed:
     """The level a computer side is recorded at, from the levels its moves were computed at.
 
     The one level if every move was computed at it, `MIXED` if they were
@@ -139,27 +139,27 @@ def side_level(levels: Iterable[Difficulty], in_force: Difficulty) -> Difficulty
     return distinct.pop()
 
 
-def _side_level(data: Mapping[str, Any], key: str) -> Difficulty | Mixed | None:
+def _side_level(data: Mapping[str, Any], key: str) -> Level | Mixed | None:
     value = data[key]
     if value is None:
         return None
     if value == MIXED.value:
         return MIXED
     try:
-        return Difficulty(value)
+        return parse_level(value)
     except ValueError:
         raise InvalidData(f"{key}: expected one of {_SIDE_LEVELS} or null, got {value!r}") from None
 
 
-def _levels(value: Any) -> tuple[Difficulty | None, ...]:
+def _levels(value: Any) -> tuple[Level | None, ...]:
     if not isinstance(value, list):
         raise InvalidData(f"levels: expected a list of levels, got {value!r}")
-    levels: list[Difficulty | None] = []
+    levels: list[Level | None] = []
     for item in value:
         try:
-            levels.append(None if item is None else Difficulty(item))
+            levels.append(None if item is None else parse_level(item))
         except ValueError:
-            choices = ", ".join(d.value for d in Difficulty)
+            choices = ", ".join(level.value for level in LEVELS)
             raise InvalidData(f"levels: expected one of {choices} or null, got {item!r}") from None
     return tuple(levels)
 
@@ -182,9 +182,9 @@ def _board_prefix(n: int) -> str:
 def stats_key(
     mode: Mode,
     *,
-    difficulty: Difficulty | Mixed | None = None,
-    x_difficulty: Difficulty | Mixed | None = None,
-    o_difficulty: Difficulty | Mixed | None = None,
+    difficulty: Level | Mixed | None = None,
+    x_difficulty: Level | Mixed | None = None,
+    o_difficulty: Level | Mixed | None = None,
     n: int = CLASSIC,
 ) -> str:
     """The stats key of a game: ``human_vs_ai/hard``, ``two_players``, ``ai_vs_ai/easy-hard``
@@ -212,7 +212,7 @@ def stats_key(
 _BOARD_PREFIXES = {_board_prefix(n): n for n in SIZES if n != CLASSIC}
 
 
-def _parse_stats_key(key: str) -> tuple[int, Mode, tuple[Difficulty, ...], bool]:
+def _parse_stats_key(key: str) -> tuple[int, Mode, tuple[Level, ...], bool]:
     """The board size, mode, difficulties and mixedness a key names; raises `ValueError`
     for anything else."""
     n, unsized = CLASSIC, key
@@ -223,19 +223,19 @@ def _parse_stats_key(key: str) -> tuple[int, Mode, tuple[Difficulty, ...], bool]
     return n, mode, difficulties, mixed
 
 
-def _parse_unsized_key(key: str, whole: str) -> tuple[Mode, tuple[Difficulty, ...], bool]:
+def _parse_unsized_key(key: str, whole: str) -> tuple[Mode, tuple[Level, ...], bool]:
     mode_text, _, rest = key.partition("/")
     try:
         mode = Mode(mode_text)
         if mode is not Mode.TWO_PLAYERS and rest == MIXED.value:
             return mode, (), True
         if mode is Mode.HUMAN_VS_AI:
-            difficulties: tuple[Difficulty, ...] = (Difficulty(rest),)
+            difficulties: tuple[Level, ...] = (parse_level(rest),)
         elif mode is Mode.AI_VS_AI:
             x_text, dash, o_text = rest.partition("-")
             if not dash:
                 raise ValueError(rest)
-            difficulties = (Difficulty(x_text), Difficulty(o_text))
+            difficulties = (parse_level(x_text), parse_level(o_text))
         elif key != mode.value:
             raise ValueError(rest)
         else:
@@ -255,7 +255,7 @@ class StatsRow:
     """Squares per side of the board the row counts games on."""
     mode: Mode
     """The mode the row counts."""
-    difficulties: tuple[Difficulty, ...]
+    difficulties: tuple[Level, ...]
     """The computer's difficulty in You-vs-AI; X's then O's in AI-vs-AI; none otherwise
     (and none in a mixed row)."""
     counts: tuple[tuple[StatsOutcome, int], ...]
@@ -315,7 +315,7 @@ class Stats:
         if include_empty and n is not None:
             keys.update(stats_key(Mode.HUMAN_VS_AI, difficulty=d, n=n) for d in Difficulty)
             keys.add(stats_key(Mode.TWO_PLAYERS, n=n))
-        modes, levels = list(Mode), list(Difficulty)
+        modes, levels = list(Mode), list(LEVELS)
         rows = []
         for key in keys:
             size, mode, difficulties, mixed = _parse_stats_key(key)
@@ -390,10 +390,10 @@ class GameRecord:
     """When the game finished or was abandoned; must carry a time zone."""
     mode: Mode
     """Who played each side."""
-    x_difficulty: Difficulty | Mixed | None
+    x_difficulty: Level | Mixed | None
     """The computer's level on X (`side_level` of its moves: `MIXED` if it changed
     during the game), or None when a person played X."""
-    o_difficulty: Difficulty | Mixed | None
+    o_difficulty: Level | Mixed | None
     """The computer's level on O, as for X, or None when a person played O."""
     human_mark: Player | None
     """The human's mark in You-vs-AI; None in the other modes."""
@@ -405,7 +405,7 @@ class GameRecord:
     """Whether any move was taken back."""
     hints_used: int = 0
     """How many hints were asked for."""
-    levels: tuple[Difficulty | None, ...] | None = None
+    levels: tuple[Level | None, ...] | None = None
     """The level each move was computed at, None for a person's move; None when
     not known (a line written before levels were recorded)."""
     n: int = CLASSIC
@@ -443,7 +443,7 @@ class GameRecord:
         if self.levels is not None:
             self._check_levels(self.levels)
 
-    def _check_levels(self, levels: tuple[Difficulty | None, ...]) -> None:
+    def _check_levels(self, levels: tuple[Level | None, ...]) -> None:
         if len(levels) != len(self.moves):
             raise ValueError(
                 f"levels: expected one per move ({len(self.moves)}), got {len(levels)}"
@@ -469,7 +469,7 @@ class GameRecord:
                 )
 
     @property
-    def computer_difficulty(self) -> Difficulty | Mixed | None:
+    def computer_difficulty(self) -> Level | Mixed | None:
         """The computer's level in You-vs-AI, else None."""
         if self.human_mark is None:
             return None
@@ -535,7 +535,7 @@ def record_of(game: EndedGame) -> GameRecord:
     computed at; one that never moved, at the level in force when the game ended.
     """
 
-    def side(player: Player, in_force: Difficulty | None) -> Difficulty | Mixed | None:
+    def side(player: Player, in_force: Level | None) -> Level | Mixed | None:
         if in_force is None:
             return None
         own = [

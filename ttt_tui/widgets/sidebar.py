@@ -15,14 +15,25 @@ from textual.widgets import Button, Checkbox, Label, Static
 
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import MODE_LABELS
-from ttt_tui.play.settings import BoardSize, Mode
+from ttt_tui.play.settings import BOT, BoardSize, BotLevel, Level, Mode, level_name
 from ttt_tui.play.view import View
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History, MoveList
 from ttt_tui.widgets.score import Score
 from ttt_tui.widgets.status import StatusLine
 
-DIFFICULTY_OPTIONS = [(d, d.value.capitalize()) for d in Difficulty]
+LEVEL_SHORT_NAMES: dict[Level, str] = {Difficulty.MEDIUM: "Med", BOT: "Bot"}
+"""Levels' names where their whole names do not fit (four options, with the bot)."""
+
+
+def level_options(levels: tuple[Level, ...]) -> list[tuple[Level, str, str]]:
+    """The options of a difficulty control offering ``levels``."""
+    return [
+        (level, level_name(level), LEVEL_SHORT_NAMES.get(level, level_name(level)))
+        for level in levels
+    ]
+
+
 MARK_OPTIONS = [(Player.X, "X (first)", "X"), (Player.O, "O (second)", "O")]
 MODE_OPTIONS = [(mode, *MODE_LABELS[mode]) for mode in Mode]
 BOARD_OPTIONS = [(size, size.label) for size in BoardSize]
@@ -203,7 +214,7 @@ class Sidebar(Vertical):
         """The person picked a level: the computer's (``side`` None), or an engine's
         in AI vs AI."""
 
-        def __init__(self, side: Player | None, difficulty: Difficulty) -> None:
+        def __init__(self, side: Player | None, difficulty: Level) -> None:
             self.side = side
             self.difficulty = difficulty
             super().__init__()
@@ -250,9 +261,10 @@ class Sidebar(Vertical):
             id="board-size",
             tooltip="3x3 three in a row; 4x4 and 5x5 four in a row; changing starts a new game",
         )
+        levels = level_options(view.level_choices)
         self._difficulty = Choice(
-            DIFFICULTY_OPTIONS,
-            settings.difficulty,
+            levels,
+            view.levels[0],
             title="Difficulty",
             key="d",
             id="difficulty",
@@ -268,15 +280,15 @@ class Sidebar(Vertical):
             tooltip="X moves first; changing starts a new game",
         )
         self._x_engine = Choice(
-            DIFFICULTY_OPTIONS,
-            settings.ai_x_difficulty,
+            levels,
+            view.levels[1],
             title="X engine",
             id="ai-x-difficulty",
             classes="ai-only",
         )
         self._o_engine = Choice(
-            DIFFICULTY_OPTIONS,
-            settings.ai_o_difficulty,
+            levels,
+            view.levels[2],
             title="O engine",
             id="ai-o-difficulty",
             classes="ai-only",
@@ -340,10 +352,8 @@ class Sidebar(Vertical):
         settings = view.settings
         self._mode.value = view.mode
         self._board.value = BoardSize(view.n)
-        self._difficulty.value = settings.difficulty
+        self._difficulty.value, self._x_engine.value, self._o_engine.value = view.levels
         self._mark.value = view.human
-        self._x_engine.value = settings.ai_x_difficulty
-        self._o_engine.value = settings.ai_o_difficulty
         self._coach.show(settings.coach)
         self._alternate.show(settings.alternate_start)
 
@@ -358,11 +368,11 @@ class Sidebar(Vertical):
             self.post_message(self.BoardChosen(value))
         elif choice is self._mark and isinstance(value, Player):
             self.post_message(self.MarkChosen(value))
-        elif choice is self._difficulty and isinstance(value, Difficulty):
+        elif choice is self._difficulty and isinstance(value, Difficulty | BotLevel):
             self.post_message(self.DifficultyChosen(None, value))
-        elif choice is self._x_engine and isinstance(value, Difficulty):
+        elif choice is self._x_engine and isinstance(value, Difficulty | BotLevel):
             self.post_message(self.DifficultyChosen(Player.X, value))
-        elif choice is self._o_engine and isinstance(value, Difficulty):
+        elif choice is self._o_engine and isinstance(value, Difficulty | BotLevel):
             self.post_message(self.DifficultyChosen(Player.O, value))
 
     @on(Checkbox.Changed)
