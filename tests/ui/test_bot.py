@@ -26,6 +26,7 @@ from ttt_tui.bots.sandbox import load_bot
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.settings import BOT, Mode, Settings
 from ttt_tui.screens.confirm import ConfirmScreen
+from ttt_tui.screens.help import HelpScreen
 from ttt_tui.widgets.status import StatusLine
 
 EXAMPLE = ROOT / "examples" / "bots" / "choose_move.py"
@@ -138,3 +139,18 @@ async def test_without_a_bot_nothing_offers_it() -> None:
         assert not any("Your bot" in title for title in titles)
         await play(pilot, "d", "d", "d")
         assert screen.session.level_of(None) is Difficulty.MEDIUM
+
+
+async def test_the_offer_waits_for_a_screen_over_the_game_to_close(bot_file: Path) -> None:
+    write(bot_file, "import time\ndef choose_move(position):\n    time.sleep(0.5)\n    1 // 0\n")
+    bot = started(bot_file)
+    app = make_app(ScriptedAI(), bot=bot)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        await pilot.press("5", "question_mark")
+        await until(pilot, lambda: screen.session.bot_stopped is not None, "the failure")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
+    bot.close()

@@ -240,12 +240,6 @@ class Difficulty(enum.Enum):
         """Plies searched, or None for the whole game."""
         return _HORIZONS[self]
 
-    @property
-    def next(self) -> Difficulty:
-        """The following level, wrapping from Hard to Easy."""
-        members = list(Difficulty)
-        return members[(members.index(self) + 1) % len(members)]
-
 
 _HORIZONS = {Difficulty.EASY: 1, Difficulty.MEDIUM: 2, Difficulty.HARD: None}
 

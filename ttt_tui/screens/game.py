@@ -227,7 +227,9 @@ class GameScreen(BaseScreen[None]):
         """Whether the explorer is open over the game, which then waits as it was."""
         self._roomy: bool | None = None
         """Whether the footer had room for the explorer's key when last sized."""
-        self._held: GameScreen.AIMoved | GameScreen.BotGaveNoMove | None = None
+        self._held: GameScreen.AIMoved | None = None
+        self._offer_waiting = False
+        """Whether the offer to go on with Hard waits for the screen over the game to close."""
         """The computer's move that came while the explorer was open, played when it closes."""
 
     def compose(self) -> ComposeResult:
@@ -313,14 +315,22 @@ class GameScreen(BaseScreen[None]):
 
     @on(BotGaveNoMove)
     def _bot_gave_no_move(self, message: GameScreen.BotGaveNoMove) -> None:
-        if self._exploring:
-            self._held = message
-            return
         self.apply(self.session.bot_gave_no_move(message.token, message.why))
+
+    def on_screen_resume(self) -> None:
+        """Back on top: an offer that came while another screen was up is made now."""
+        if self._offer_waiting:
+            self._offer_waiting = False
+            if (why := self.session.bot_stopped) is not None:
+                self._offer_hard(why)
 
     def _offer_hard(self, why: str) -> None:
         """Say once what the bot did, and offer to go on with Hard, or to try the bot
-        again (started afresh, so that a file fixed meanwhile is read again)."""
+        again (started afresh, so that a file fixed meanwhile is read again). Under
+        another screen (the stats, the help, the palette) the offer waits for it to close."""
+        if self.app.screen is not self:
+            self._offer_waiting = True
+            return
         seat = self.session.seat_to_move()
         token = self.session.token
 
@@ -487,10 +497,8 @@ class GameScreen(BaseScreen[None]):
         """Back from the explorer: a move the computer found meanwhile is played now."""
         self._exploring = False
         held, self._held = self._held, None
-        if isinstance(held, GameScreen.AIMoved):
+        if held is not None:
             self._ai_moved(held)
-        elif held is not None:
-            self._bot_gave_no_move(held)
 
     def action_review(self) -> None:
         """Open the review of the game just ended."""
