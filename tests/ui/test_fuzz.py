@@ -206,6 +206,8 @@ class Figures:
     clicks: int = 0
     resizes: int = 0
     bursts: int = 0
+    quit_from_palette_at: int | None = None
+    """The event after which random input chose the palette's Quit, if it did."""
     palette_commands: int = 0
     settles: int = 0
     deepest_screen_stack: int = 1
@@ -226,6 +228,11 @@ class Figures:
             f" games_started={self.games_started} mode_changes={self.mode_changes}"
             f" events_while_thinking={self.events_while_thinking}"
             f" deepest_stack={self.deepest_screen_stack} seconds={self.seconds:.1f}"
+            + (
+                ""
+                if self.quit_from_palette_at is None
+                else f" quit_from_palette_at={self.quit_from_palette_at}"
+            )
         )
 
 
@@ -629,9 +636,16 @@ class Fuzzer:
                     await self.step(event)
                     self.figures.events += 1
                     self.check()
-                self.index = self.total
-                await self.settle()
-                await self.quit()
+                    if self.quit_from_palette:
+                        # Random keys or clicks on a palette can find its Quit: the run
+                        # ends there, as the person's would.
+                        self.note(f"{index}: the palette's Quit ended the app")
+                        self.figures.quit_from_palette_at = index
+                        break
+                else:
+                    self.index = self.total
+                    await self.settle()
+                    await self.quit()
             self.after_quit()
         except FuzzViolation:
             self.figures.violations += 1
@@ -666,8 +680,10 @@ class Fuzzer:
         recent = "\n".join(f"  {line}" for line in self.log)
         since = self.since_rest[: -len(self.log)][-60:]
         earlier = "".join(f"  {line}\n" for line in since)
+        app = self.app
+        state = f"app: quitting={app.quitting}, running={app.is_running}, focused={app.focused}"
         return FuzzViolation(
-            f"fuzz seed={self.seed} event {self.index} of {self.total}: {problem}\n"
+            f"fuzz seed={self.seed} event {self.index} of {self.total}: {problem}\n{state}\n"
             + (f"earlier events since the app was last at rest:\n{earlier}" if earlier else "")
             + f"last events:\n{recent}\n"
             f"repeat: TTT_FUZZ_SEEDS={self.seed} TTT_FUZZ_EVENTS={self.total}"
@@ -929,6 +945,11 @@ class Fuzzer:
         if self.app.return_code != 0:
             raise self.violation(f"q did not quit: return code {self.app.return_code}")
 
+    @property
+    def quit_from_palette(self) -> bool:
+        """Whether the app is quitting with the command palette up: its Quit was chosen."""
+        return self.app.quitting and isinstance(self.app.screen, CommandPalette)
+
     def after_quit(self) -> None:
         """The app ended cleanly and recorded every game, the last one too."""
         if (error := app_exception(self.app)) is not None:
@@ -950,6 +971,8 @@ class Fuzzer:
         found += self.chooser.errors
         if (error := app_exception(app)) is not None:
             return [*found, f"an exception reached the app: {error!r}"]
+        if app.quitting and self.index < self.total and not self.quit_from_palette:
+            return [*found, "the app began to quit, though no event asked it to"]
         turns, self.last_token = screen.session.token - self.last_token, screen.session.token
         if turns > TURNS_PER_EVENT:
             found.append(
