@@ -206,8 +206,8 @@ class Figures:
     clicks: int = 0
     resizes: int = 0
     bursts: int = 0
-    quit_from_palette_at: int | None = None
-    """The event after which random input chose the palette's Quit, if it did."""
+    quit_by_person_at: int | None = None
+    """The event after which random input chose a Quit, if it did (`Fuzzer.quit_by_person`)."""
     palette_commands: int = 0
     settles: int = 0
     deepest_screen_stack: int = 1
@@ -230,8 +230,8 @@ class Figures:
             f" deepest_stack={self.deepest_screen_stack} seconds={self.seconds:.1f}"
             + (
                 ""
-                if self.quit_from_palette_at is None
-                else f" quit_from_palette_at={self.quit_from_palette_at}"
+                if self.quit_by_person_at is None
+                else f" quit_by_person_at={self.quit_by_person_at}"
             )
         )
 
@@ -636,11 +636,11 @@ class Fuzzer:
                     await self.step(event)
                     self.figures.events += 1
                     self.check()
-                    if self.quit_from_palette:
-                        # Random keys or clicks on a palette can find its Quit: the run
-                        # ends there, as the person's would.
-                        self.note(f"{index}: the palette's Quit ended the app")
-                        self.figures.quit_from_palette_at = index
+                    if self.quit_by_person:
+                        # Random input found a Quit the guards could not see coming:
+                        # the run ends there, as the person's would.
+                        self.note(f"{index}: {self.quit_by_person}")
+                        self.figures.quit_by_person_at = index
                         break
                 else:
                     self.index = self.total
@@ -798,6 +798,8 @@ class Fuzzer:
             await self.pilot.pause()
             return
         await self.pilot.click(offset=(x, y))
+        if self.app.quitting:
+            self.clicked_quit = f"{description}: it landed on a Quit and ended the app"
 
     def widget_at(self, x: int, y: int) -> Widget | None:
         try:
@@ -946,9 +948,19 @@ class Fuzzer:
             raise self.violation(f"q did not quit: return code {self.app.return_code}")
 
     @property
-    def quit_from_palette(self) -> bool:
-        """Whether the app is quitting with the command palette up: its Quit was chosen."""
-        return self.app.quitting and isinstance(self.app.screen, CommandPalette)
+    def quit_by_person(self) -> str:
+        """How a person's input quit the app, if it did: keys or clicks on the command
+        palette, where its Quit is one of the commands, or a click that landed on the
+        footer's Quit (aimed elsewhere, as the footer was rebuilt under the pointer);
+        empty if the app is not quitting, or no such input quit it."""
+        if not self.app.quitting:
+            return ""
+        if isinstance(self.app.screen, CommandPalette):
+            return "the palette's Quit ended the app"
+        return self.clicked_quit
+
+    clicked_quit = ""
+    """Set when a click, whatever it aimed at, began the app's quitting."""
 
     def after_quit(self) -> None:
         """The app ended cleanly and recorded every game, the last one too."""
@@ -971,7 +983,7 @@ class Fuzzer:
         found += self.chooser.errors
         if (error := app_exception(app)) is not None:
             return [*found, f"an exception reached the app: {error!r}"]
-        if app.quitting and self.index < self.total and not self.quit_from_palette:
+        if app.quitting and self.index < self.total and not self.quit_by_person:
             return [*found, "the app began to quit, though no event asked it to"]
         turns, self.last_token = screen.session.token - self.last_token, screen.session.token
         if turns > TURNS_PER_EVENT:
