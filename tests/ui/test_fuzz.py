@@ -206,6 +206,8 @@ class Figures:
     clicks: int = 0
     resizes: int = 0
     bursts: int = 0
+    quit_by: str = ""
+    """How random input quit, if it did."""
     quit_by_person_at: int | None = None
     """The event after which random input chose a Quit, if it did (`Fuzzer.quit_by_person`)."""
     palette_commands: int = 0
@@ -231,7 +233,7 @@ class Figures:
             + (
                 ""
                 if self.quit_by_person_at is None
-                else f" quit_by_person_at={self.quit_by_person_at}"
+                else f" quit_by_person_at={self.quit_by_person_at} ({self.quit_by})"
             )
         )
 
@@ -641,6 +643,7 @@ class Fuzzer:
                         # the run ends there, as the person's would.
                         self.note(f"{index}: {self.quit_by_person}")
                         self.figures.quit_by_person_at = index
+                        self.figures.quit_by = self.quit_by_person
                         break
                 else:
                     self.index = self.total
@@ -1233,7 +1236,9 @@ async def test_fuzz(
     figures = await Fuzzer(seed, EVENTS, fuzz_env).run()
     for name, value in asdict(figures).items():
         record_property(f"fuzz_{name}", value)
-    assert figures.events == EVENTS
+    # A run ends early only where random input chose a Quit (`Fuzzer.quit_by_person`).
+    ended = figures.quit_by_person_at
+    assert figures.events == (EVENTS if ended is None else ended + 1)
     assert figures.violations == 0
     # A run that never played proves nothing.
     assert figures.human_moves + figures.ai_moves > 0
