@@ -11,6 +11,7 @@ from ttt_tui.engine.board import (
     cells_of,
     coordinate,
     mover_of,
+    read_square,
 )
 from ttt_tui.engine.search import (
     Analysis,
@@ -50,4 +51,5 @@ __all__ = [
     "coordinate",
     "evaluate",
     "mover_of",
+    "read_square",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterator
 
 Cell = int
@@ -361,3 +362,24 @@ def coordinate(cell: Cell, n: int = 3) -> str:
     """
     row, col = divmod(cell, n)
     return f"{chr(ord('a') + col)}{row + 1}"
+
+
+_NAME = re.compile(r"([a-z])([0-9]+)")
+
+OFF, UNKNOWN = "off", "unknown"
+"""Why `read_square` found no square: a number or name beyond the board, or neither."""
+
+
+def read_square(text: str, n: int) -> Cell | str:
+    """The cell a square's number (1 to n*n) or name (``b2``) names on an ``n`` x ``n``
+    board, or why none: `OFF` or `UNKNOWN`. Only ASCII digits count: ``²`` is a digit
+    to Python but no number to `int`."""
+    word = text.strip().lower()
+    if word.isascii() and word.isdecimal():
+        number = int(word)
+        return number - 1 if 1 <= number <= n * n else OFF
+    found = _NAME.fullmatch(word)
+    if found is None:
+        return UNKNOWN
+    col, row = ord(found[1]) - ord("a"), int(found[2]) - 1
+    return row * n + col if 0 <= col < n and 0 <= row < n else OFF

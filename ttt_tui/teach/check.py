@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ttt_tui.engine import SIZES, Analysis, Board, Cell, Player, Status, coordinate
+from ttt_tui.engine.board import OFF, UNKNOWN, read_square
 from ttt_tui.teach.explain import Analyzer, best_line, why
-from ttt_tui.teach.review import LABELS, OFF, UNKNOWN, Label, grade, read_square
+from ttt_tui.teach.review import LABELS, Label, grade
 
 
 class Side(enum.Enum):
