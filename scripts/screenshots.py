@@ -58,6 +58,8 @@ class Shot:
     """The board played on (the saved one, 3x3, if None)."""
     difficulty: Difficulty | None = None
     """The computer's level (the saved one, Medium, if None)."""
+    screen_reader: bool = False
+    """Whether the game is in screen-reader mode."""
 
 
 def typed(text: str) -> list[str]:
@@ -93,6 +95,12 @@ SHOTS = [
     Shot("explorer-guarantee", keys=["5", "e", "g"], script=[0]),
     Shot("explorer-5x5", keys=["1", "3", "7", "e"], script=[0, 24], board=BoardSize.FIVE),
     Shot("review", keys=["4", "5", "9", "v", "left"], script=[0, 1, 2]),
+    Shot(
+        "screen-reader",
+        keys=["5", "colon", *typed("board"), "enter", *typed("c3")],
+        script=[0],
+        screen_reader=True,
+    ),
 ]
 
 
@@ -127,7 +135,13 @@ async def take(shot: Shot, out: Path) -> Path:
         app = TicTacToeApp(ai_delay=0, seed=1, board=shot.board, difficulty=shot.difficulty)
     else:
         searcher = ThreadSearcher(scripted(shot.script))
-        app = TicTacToeApp(ai_delay=0, seed=1, searcher=searcher, board=shot.board)
+        app = TicTacToeApp(
+            ai_delay=0,
+            seed=1,
+            searcher=searcher,
+            board=shot.board,
+            screen_reader=shot.screen_reader,
+        )
     async with app.run_test(size=shot.size) as pilot:
         await pilot.pause()
         await settle(pilot)

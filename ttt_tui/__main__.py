@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from ttt_tui import __version__
+from ttt_tui.commands.play import SCREEN_READER_ENV
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.settings import BoardSize
 from ttt_tui.storage import DATA_DIR_ENV, default_data_dir
@@ -136,6 +137,15 @@ def add_game_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
             "--no-save",
             action="store_true",
             help="keep settings, stats and game records for this run only",
+        ),
+        parser.add_argument(
+            "--screen-reader",
+            action="store_true",
+            help=(
+                "set the game up for a screen reader or a braille display: the terminal's"
+                " cursor on what has the focus, every event said in one line"
+                f" (also {SCREEN_READER_ENV}=1, or the palette's Screen-reader mode)"
+            ),
         ),
         parser.add_argument(
             "--seed",

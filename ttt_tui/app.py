@@ -26,10 +26,11 @@ from textual.events import Resize
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.theme import ThemeProvider
+from textual.theme import Theme, ThemeProvider
 
 from ttt_tui.bots.player import BotPlayer
 from ttt_tui.compat.app import AppFixes
+from ttt_tui.compat.cursor import show_terminal_cursor
 from ttt_tui.compat.hangup import (
     HangupWatch,
     LastResort,
@@ -51,6 +52,7 @@ from ttt_tui.storage import Store, crash
 from ttt_tui.storage.pictures import NotSaved, save_picture
 from ttt_tui.storage.saver import QUIT_SECONDS, SAVED_NOTICE, Saver
 from ttt_tui.widgets.board import BoardView
+from ttt_tui.widgets.cursor import follow_focus
 
 LAST_RESORT_SECONDS = QUIT_SECONDS + 3.0
 """How long a game whose terminal (or server) has gone may take to end, its last saves
@@ -73,6 +75,25 @@ def escape_then(key: str) -> str | None:
         return None
     shift, letter = match.groups()
     return letter.upper() if shift else letter
+
+
+HIGH_CONTRAST = Theme(
+    name="ttt-high-contrast",
+    primary="#ffff00",
+    secondary="#00ffff",
+    accent="#ffffff",
+    foreground="#ffffff",
+    background="#000000",
+    surface="#000000",
+    panel="#000000",
+    boost="#ffffff",
+    success="#00ff00",
+    warning="#ffff00",
+    error="#ff6060",
+    dark=True,
+)
+"""White and bright colours on black, for low vision; every meaning also has a mark
+or a word, so it reads without colour too (``NO_COLOR``)."""
 
 
 def _plays_at(level: Level, side: Player | None = None) -> str:
@@ -129,13 +150,16 @@ class TicTacToeApp(AppFixes[None]):
         seed: int | None = None,
         searcher: Searcher | None = None,
         bot: BotPlayer | None = None,
+        screen_reader: bool = False,
     ) -> None:
         """Settings come from ``store`` unless given; ``difficulty``, ``board`` and
         ``mark`` override them, as the command line does. ``store`` defaults to one
         that saves nothing, as tests want; ``searcher`` to a `SearchProcess` that
         lives as long as the app. ``bot``, the learner's (started), is offered as a
-        level and closed with the app."""
+        level and closed with the app. ``screen_reader`` turns screen-reader mode on
+        for this run (`ttt-tui --screen-reader`)."""
         super().__init__()
+        self.register_theme(HIGH_CONTRAST)
         self.store = store or Store(enabled=False)
         """Where settings, stats and game records are kept; called only by the saver once
         the app runs."""
@@ -154,6 +178,8 @@ class TicTacToeApp(AppFixes[None]):
             settings = replace(settings, mark=mark)
         if board is not None:
             settings = replace(settings, board=board)
+        if screen_reader:
+            settings = replace(settings, screen_reader=True)
         if settings.theme in self.available_themes:
             self.theme = settings.theme
         self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
@@ -201,6 +227,8 @@ class TicTacToeApp(AppFixes[None]):
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
+        # Back from a suspension, the driver has hidden the cursor again.
+        self.app_resume_signal.subscribe(self, lambda _app: self.show_cursor())
         self.saver.start()
         self.searcher.start()
         loop = asyncio.get_running_loop()
@@ -258,6 +286,16 @@ class TicTacToeApp(AppFixes[None]):
             return
         self.quitting = True
         self.exit(return_code=128 + signum)
+
+    def show_cursor(self) -> None:
+        """Show the terminal's cursor in screen-reader mode (it sits where the focus is,
+        for a screen reader or a braille display to follow), or hide it."""
+        show_terminal_cursor(self, self.session.settings.screen_reader)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The terminal's cursor goes where the focus went (hidden but in screen-reader
+        mode, where a screen reader follows it)."""
+        follow_focus(event.widget)
 
     def _search_restarted(self) -> None:
         self.notify(
@@ -484,6 +522,16 @@ class TicTacToeApp(AppFixes[None]):
                     lambda m=mark: game.apply(session.set_mark(m)),
                 )
         yield SystemCommand("Coach on/off", "Show minimax's verdicts (c)", game.action_toggle_coach)
+        yield SystemCommand(
+            "Screen-reader mode on/off",
+            "The terminal's cursor on what has the focus; every event said in one line",
+            game.action_toggle_screen_reader,
+        )
+        yield SystemCommand(
+            "Move box",
+            "Type a square by name (b2) or a command (board, threats, undo) (:)",
+            game.action_move_box,
+        )
         yield SystemCommand("Stats", "All-time results", game.action_stats)
         yield SystemCommand(
             "Explorer", "See minimax think about this position (e)", game.action_explore

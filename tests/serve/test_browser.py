@@ -160,13 +160,19 @@ async def play_by_clicks(page: Page, url: str, screenshot: Path) -> PageTerminal
     return terminal
 
 
-def test_a_game_played_by_clicks_in_headless_chromium(tmp_path: Path) -> None:
+def chromium_or_skip() -> str:
+    """Chromium's executable; the test is skipped without one, but fails under CI."""
     executable = find_chromium()
     if executable is None:
         message = f"no Chromium found: install Debian's chromium, or set {CHROMIUM_ENV}"
         if os.environ.get("CI"):
             pytest.fail(message + " (CI must run this test; .ci/run installs it)")
         pytest.skip(message)
+    return executable
+
+
+def test_a_game_played_by_clicks_in_headless_chromium(tmp_path: Path) -> None:
+    executable = chromium_or_skip()
     data = tmp_path / "data"
     shot = tmp_path / "browser.png"
     options = ("--ai-delay", "0", "--difficulty", "hard", "--seed", "12")
@@ -195,3 +201,44 @@ def test_a_game_played_by_clicks_in_headless_chromium(tmp_path: Path) -> None:
     assert shot.read_bytes().startswith(b"\x89PNG")
     if target := os.environ.get("TTT_BROWSER_SCREENSHOT"):
         shutil.copyfile(shot, target)
+
+
+async def accessible_names(page: Page) -> list[str]:
+    """The name of every node of the page's accessibility tree, as a screen reader reads it."""
+    tree = await page.send("Accessibility.getFullAXTree")
+    return [str(node.get("name", {}).get("value", "")) for node in tree["nodes"]]
+
+
+def test_in_screen_reader_mode_the_page_s_accessibility_tree_says_each_move(
+    tmp_path: Path,
+) -> None:
+    """Under ``ttt-tui serve --screen-reader`` the page's terminal (xterm.js) keeps its
+    text in the accessibility tree, where a browser's screen reader reads it: after a
+    move, the game's announcement line is there, in words."""
+    executable = chromium_or_skip()
+    options = ("--ai-delay", "0", "--difficulty", "hard", "--seed", "12", "--screen-reader")
+    with served(tmp_path / "data", tmp_path / "serve.log", *options) as server:
+
+        async def scenario() -> list[str]:
+            async with chromium(executable, tmp_path / "profile") as page:
+                await page.send("Network.enable")
+                await page.send("Page.enable")
+                await page.send("Accessibility.enable")
+                await page.send("Page.navigate", url=server.url + "/")
+                terminal = PageTerminal()
+                await until(page, terminal, first_frame, "the game's first frame")
+                await click_square(page, terminal, 5)
+                await until(page, terminal, lambda t: 2 in t.moves(), "the computer's reply")
+                names: list[str] = []
+                async with asyncio.timeout(DEADLINE):
+                    while not any("X plays b2. O plays " in name for name in names):
+                        await asyncio.sleep(0.2)
+                        names = await accessible_names(page)
+                return names
+
+        names = asyncio.run(scenario())
+        log = server.log.read_text()
+    assert "Traceback" not in log, log
+    # The line's row, and the text in it: a node each.
+    said = {name.strip() for name in names if "X plays b2. O plays " in name}
+    assert said and all(line.endswith("Your move.") for line in said), said

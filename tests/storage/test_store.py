@@ -131,6 +131,7 @@ def test_settings_round_trip_through_a_new_store(data: Path) -> None:
         "alternate_start": True,
         "coach": True,
         "theme": "gruvbox",
+        "screen_reader": False,
     }
     store = Store(data)
     assert store.load_settings() == chosen

@@ -82,6 +82,10 @@ SEEDS = _env_int_list("TTT_TERM_FUZZ_SEEDS") or DEFAULT_SEEDS
 EVENTS = int(os.environ.get("TTT_TERM_FUZZ_EVENTS") or DEFAULT_EVENTS)
 """Events per seed: ``TTT_TERM_FUZZ_EVENTS`` or the default."""
 
+SCREEN_READER = os.environ.get("TTT_TERM_FUZZ_SCREEN_READER") == "1"
+"""Whether the app runs in screen-reader mode (`TTT_TERM_FUZZ_SCREEN_READER=1`): its
+cursor shown on the focus, its announcement line drawn (.ci/run runs a seed so)."""
+
 EVENTS_PER_LIFE = 250
 """About how many events one run of the app gets before it is quit; at least two lives."""
 AI_DELAY = "0.05"
@@ -110,6 +114,7 @@ HEADER = "ttt-tui — tic-tac-toe vs minimax"
 LANDMARKS = (
     HEADER,  # the game, and under the palette
     "q Quit",  # the game's footer, which notifications never cover (they cover the header)
+    "esc Close",  # the game's footer while its move box (:) has the focus
     "How to play",  # help
     "Esc to close",  # help, cropped
     "All-time stats",  # stats
@@ -160,6 +165,7 @@ BOUND_KEYS: tuple[tuple[str, bytes, float], ...] = (
     ("shift+tab", b"\x1b[Z", 2),
     ("ctrl+p", b"\x10", 1),
     ("ctrl+c", b"\x03", 0.5),
+    (":", b":", 1),
 )
 """Every key bound on some screen, as a terminal sends it, and how often it comes.
 ``q`` and ctrl+q quit, so they only end a life; escape comes often enough that
@@ -626,6 +632,7 @@ class TerminalFuzzer:
     directory: Path
     command: list[str] = field(default_factory=installed_command)
     start_timeout: float = START_TIMEOUT
+    screen_reader: bool = SCREEN_READER
 
     def __post_init__(self) -> None:
         self.plan = draw_plan(self.seed, self.events)
@@ -645,6 +652,7 @@ class TerminalFuzzer:
             TMPDIR=str(self.tmp_dir),  # where a crash report goes if the data dir fails
             # The palette's Screenshot command saves to ~/Downloads: keep it in here.
             HOME=str(self.tmp_dir),
+            **({"TTT_TUI_SCREEN_READER": "1"} if self.screen_reader else {}),
         )
 
     def command_line(self, life: int) -> list[str]:

@@ -18,7 +18,15 @@ from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.widgets.board import BoardView
 
-KEY_NAMES = {"up": "↑", "down": "↓", "left": "←", "right": "→", "question_mark": "?"}
+KEY_NAMES = {
+    "up": "↑",
+    "down": "↓",
+    "left": "←",
+    "right": "→",
+    "question_mark": "?",
+    "escape": "esc",
+    "colon": ":",
+}
 """How the help writes keys whose binding name is a word."""
 
 

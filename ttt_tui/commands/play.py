@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ttt_tui.bots.player import BotPlayer
 
+SCREEN_READER_ENV = "TTT_TUI_SCREEN_READER"
+"""Set to 1 to play in screen-reader mode, as with ``--screen-reader``."""
+
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
 """The Textual driver that textual-serve names in ``TEXTUAL_DRIVER`` for each tab's game:
 it talks to the server through pipes on standard input and output, not to a terminal."""
@@ -90,6 +93,7 @@ def _play(args: argparse.Namespace, bot: BotPlayer | None) -> int:
         ai_delay=args.ai_delay,
         seed=args.seed,
         bot=bot,
+        screen_reader=args.screen_reader or os.environ.get(SCREEN_READER_ENV) == "1",
     )
     app.run()
     if app.crash_message:

@@ -131,6 +131,8 @@ class GameServer(Server):
         """The address browsers use, if given; else the one each browser asked for."""
         self.max_games = max_games
         """Games in play at once, at most."""
+        self.screen_reader = "--screen-reader" in game_argv
+        """Whether the games are in screen-reader mode, and the page's terminal with them."""
         self.games: dict[AppService, web.WebSocketResponse] = {}
         """The games in play, each with its tab's websocket."""
 
@@ -266,7 +268,9 @@ class GameServer(Server):
 
         Raises `OSError` if the address cannot be listened on.
         """
-        runner = web.AppRunner(await web_app(self), handle_signals=False)
+        runner = web.AppRunner(
+            await web_app(self, screen_reader=self.screen_reader), handle_signals=False
+        )
         await runner.setup()
         stopped: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 

@@ -10,6 +10,8 @@ one of them is gone or has changed.
 
 `app`
     An unexpected error becomes a crash report; resizes that arrive out of order.
+`cursor`
+    The terminal's own cursor, shown for a screen reader or a braille display.
 `driver`
     The mouse's side buttons, read as what they are; a terminal that hangs up,
     not taken for the end of a suspension.

@@ -18,6 +18,15 @@ instead, and `web_app` serves the rewritten page. No upstream report was found. 
 go when textual-serve's page loads its font from the server: `tests/compat` checks
 that the page still has the link this replaces.
 
+**A terminal a screen reader can read.** xterm.js, which draws the game in the
+page, keeps its text in the page's accessibility tree only in its screen-reader
+mode, and textual-serve's script (``static/js/textual.js``) creates its terminal
+with fixed options, off. With ``ttt-tui serve --screen-reader`` the page loads
+`screen_reader_script`, textual-serve's script with that one option turned on, from
+`SCRIPT_URL`. No upstream report was found. Can go when textual-serve lets a page
+set the terminal's options: `tests/compat` checks that the script still creates
+its terminal as this expects.
+
 **Ending a game that does not quit.** textual-serve's ``AppService`` can only ask
 its game to quit; it keeps the game's process private (``AppService._process``).
 A game that does not quit when its tab closes would run for ever, so `game_process`
@@ -71,6 +80,31 @@ LOCAL_FONTS = """<style>
 """The same font, from the fonts textual-serve serves itself."""
 
 
+TERMINAL = re.compile(r"new (\w+)\.Terminal\(\{")
+"""Where textual-serve's script creates its xterm.js terminal, with its options."""
+
+SCRIPT_URL = "/ttt-tui/textual.js"
+"""Where the page finds textual-serve's script with screen-reader mode on."""
+
+SCRIPT_LINK = "{{ config.static.url }}js/textual.js"
+"""How textual-serve's page names its script."""
+
+
+def upstream_script() -> str:
+    """textual-serve's script, as it ships."""
+    folder = Path(textual_serve.__file__).parent / "static" / "js"
+    return (folder / "textual.js").read_text(encoding="utf-8")
+
+
+def screen_reader_script(script: str) -> str:
+    """textual-serve's script, creating its terminal in xterm.js's screen-reader mode;
+    `ValueError` if it no longer creates one where `TERMINAL` expects."""
+    found, count = TERMINAL.subn(lambda m: f"{m[0]}screenReaderMode:!0,", script, count=1)
+    if count != 1:
+        raise ValueError("textual-serve's script no longer creates its terminal as expected")
+    return found
+
+
 def upstream_page() -> str:
     """textual-serve's page template, as it ships."""
     folder = Path(textual_serve.__file__).parent / "templates"
@@ -82,11 +116,23 @@ def local_fonts(page: str) -> str:
     return FONT_LINK.sub(lambda _: LOCAL_FONTS, page)
 
 
-async def web_app(server: Server) -> web.Application:
+async def web_app(server: Server, *, screen_reader: bool = False) -> web.Application:
     """The aiohttp application that serves ``server``'s page (with `local_fonts`) and
-    websockets."""
+    websockets; with ``screen_reader``, a page whose terminal a screen reader can read
+    (`screen_reader_script`)."""
     app = await server._make_app()
-    aiohttp_jinja2.setup(app, loader=jinja2.DictLoader({PAGE: local_fonts(upstream_page())}))
+    page = local_fonts(upstream_page())
+    if screen_reader:
+        if SCRIPT_LINK not in page:
+            raise ValueError("textual-serve's page no longer names its script as expected")
+        page = page.replace(SCRIPT_LINK, SCRIPT_URL)
+        script = screen_reader_script(upstream_script())
+
+        async def serve_script(_request: web.Request) -> web.Response:
+            return web.Response(text=script, content_type="application/javascript")
+
+        app.router.add_get(SCRIPT_URL, serve_script)
+    aiohttp_jinja2.setup(app, loader=jinja2.DictLoader({PAGE: page}))
     return app
 
 

@@ -438,6 +438,13 @@ class Session:
         self._save(replace(self.settings, coach=on))
         return self._same_turn(f"Coach {'on' if on else 'off'}")
 
+    def set_screen_reader(self, on: bool) -> Changed | None:
+        """Set the game up for a screen reader or a braille display, or back."""
+        if on is self.settings.screen_reader:
+            return None
+        self._save(replace(self.settings, screen_reader=on))
+        return self._changed(f"Screen-reader mode {'on' if on else 'off'}")
+
     def set_alternate(self, on: bool) -> Changed | None:
         """Swap sides at each new game, or stop swapping."""
         if on is self.settings.alternate_start:

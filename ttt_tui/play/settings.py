@@ -109,3 +109,7 @@ class Settings:
     """Whether the coach shows each move's value."""
     theme: str = "textual-dark"
     """A Textual theme name; the app checks it against its themes when loading."""
+    screen_reader: bool = False
+    """Whether the game is set up for a screen reader or a braille display: the
+    terminal's cursor shown on what has the focus, and every event said in words on
+    one line (`ttt_tui.play.speech`)."""

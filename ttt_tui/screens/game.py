@@ -14,19 +14,30 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.geometry import Size
 from textual.message import Message
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from ttt_tui.bots.player import BotFailed, BotPlayer
+from ttt_tui.compat.cursor import show_terminal_cursor
 from ttt_tui.compat.header import SafeHeader
 from ttt_tui.engine import Analysis, Cell, Difficulty, Progress, SearchCancelled
 from ttt_tui.play.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session, Work
 from ttt_tui.play.settings import BOT, BoardSize, Level, Mode
+from ttt_tui.play.speech import (
+    Ask,
+    Heard,
+    Play,
+    Unclear,
+    announcement,
+    answer,
+    read_command,
+)
 from ttt_tui.screens.base import BaseScreen
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.search.client import Searcher
 from ttt_tui.storage.saver import Saver
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.footer import GameFooter
+from ttt_tui.widgets.move_box import MoveBox
 from ttt_tui.widgets.sidebar import HEIGHTS, Sidebar, spacing_for
 
 MIN_SIZES: dict[BoardSize, tuple[int, int]] = {
@@ -124,6 +135,19 @@ class GameScreen(BaseScreen[None]):
         # In AI vs AI the keys above that need a person say why they do nothing.
         Binding("u,r,i,p", "computer_plays_both", show=False),
         Binding("s", "stats", "Stats", tooltip="all-time stats"),
+        # Taken before the focused widget sees it, so that the keys typed right after
+        # (":c3" in one go) go to the box and not to the board.
+        Binding(
+            "colon",
+            "move_box",
+            "Move box",
+            show=False,
+            priority=True,
+            tooltip="type a square by name (b2) or a command (board, threats, undo)",
+        ),
+        # Also taken first, while the box has the focus: "escape, q" typed in one go
+        # closes the box and quits, the q going to the game and not into the box.
+        Binding("escape", "close_move_box", "Close", priority=True, tooltip="close the move box"),
         # The review is offered in the footer where it has room; v works anywhere.
         Binding("v", "review", "Review", tooltip="review the game: every move graded"),
         Binding("v", "review_unlisted", show=False),
@@ -228,9 +252,13 @@ class GameScreen(BaseScreen[None]):
         self._roomy: bool | None = None
         """Whether the footer had room for the explorer's key when last sized."""
         self._held: GameScreen.AIMoved | None = None
+        """The computer's move that came while the explorer was open, played when it closes."""
         self._offer_waiting = False
         """Whether the offer to go on with Hard waits for the screen over the game to close."""
-        """The computer's move that came while the explorer was open, played when it closes."""
+        self._heard = Heard()
+        """What the announcement line last told about: the game and its moves then."""
+        self._told = ""
+        """What the announcement line last said of the game (a warning may follow it)."""
 
     def compose(self) -> ComposeResult:
         self.add_class(spacing_for(self.app.size.height))
@@ -239,6 +267,8 @@ class GameScreen(BaseScreen[None]):
         with Horizontal(id="main"):
             yield BoardView(view.board, id="board")
             yield Sidebar(view)
+        yield Static(id="announcement", markup=False)
+        yield MoveBox(id="move-box")
         yield Static(id="too-small")
         yield GameFooter()
 
@@ -272,6 +302,10 @@ class GameScreen(BaseScreen[None]):
         if outcome.bot_failed:
             self._offer_hard(outcome.bot_failed)
         view = self.session.view()
+        self._tell_what_changed(outcome.notice)
+        if view.settings.screen_reader != self.has_class("-screen-reader"):
+            self.set_class(view.settings.screen_reader, "-screen-reader")
+            show_terminal_cursor(self.app, view.settings.screen_reader)
         self.query_one(BoardView).state = view.board
         self.query_one(Sidebar).view = view
         board = BoardSize(view.n)
@@ -376,9 +410,33 @@ class GameScreen(BaseScreen[None]):
 
     # Notices.
 
+    def say(self, sentences: str) -> None:
+        """Write sentences on the announcement line, in place of the last ones (shown in
+        screen-reader mode, for a screen reader or a braille display to read)."""
+        self.query_one("#announcement", Static).update(sentences)
+
+    def _tell_what_changed(self, notice: str) -> None:
+        """Say what changed since the listener was last told: the moves, the game's end,
+        whose turn it is; and the notice of the change, if it had one. While the
+        computer thinks its reply, what the person played stays on the line, so that
+        the reply comes with it: ``X plays b2. O plays a1. Your move.``"""
+        session = self.session
+        game = session.game
+        told = announcement(self._heard, session)
+        if notice:
+            told = f"{notice}. {told}"
+        elif told == self._told:
+            return  # nothing new; a warning said since stays
+        self._told = told
+        waiting = game.mode is Mode.HUMAN_VS_AI and game.ai_to_move and not game.is_over
+        if not waiting:
+            self._heard = Heard(game, tuple(game.moves))
+        self.say(told)
+
     def warn(self, message: str) -> None:
         """Say briefly why input did nothing; the same words are not stacked
         again while they are still on screen, however fast the keys come."""
+        self.say(message)
         now = time.monotonic()
         if message == self._last_warning and now < self._last_warning_until:
             return
@@ -455,6 +513,44 @@ class GameScreen(BaseScreen[None]):
     def action_nothing_to_redo(self) -> None:
         """r with nothing undone: say so."""
         self.action_redo()
+
+    def action_toggle_screen_reader(self) -> None:
+        """Screen-reader mode on or off: the terminal's cursor on the focus, and the
+        announcement line."""
+        self.apply(self.session.set_screen_reader(not self.session.settings.screen_reader))
+
+    # The move box.
+
+    def action_move_box(self) -> None:
+        """Open the move box, where a square or a command is typed (`:`)."""
+        box = self.query_one(MoveBox)
+        box.display = True
+        # At once, not after the keys already waiting: ":c3" typed in one go is c3.
+        self.set_focus(box)
+
+    def action_close_move_box(self) -> None:
+        """Close the move box; the board has the focus again."""
+        box = self.query_one(MoveBox)
+        box.value = ""
+        box.display = False
+        self.set_focus(self.query_one(BoardView))
+
+    @on(Input.Submitted, "#move-box")
+    async def _move_box_line(self, event: Input.Submitted) -> None:
+        event.input.value = ""
+        command = read_command(event.value, self.session.game.board.n)
+        if isinstance(command, Play):
+            self.apply(self.session.play(command.cell))
+        elif isinstance(command, Ask):
+            self.say(answer(command.question, self.session))
+        elif isinstance(command, Unclear):
+            self.say(f"{command.why}.")
+        elif command.action == "quit":
+            await self.app.run_action("quit")
+        elif self.check_action(command.action, ()) is False:
+            self.say(f"{command.action.replace('_', ' ').capitalize()} does nothing now.")
+        else:
+            await self.run_action(command.action)
 
     def action_toggle_coach(self) -> None:
         """Show or hide minimax's verdict on every empty square."""
@@ -549,6 +645,8 @@ class GameScreen(BaseScreen[None]):
             return ai_vs_ai and session.paused and not over
         if action == "computer_plays_both":
             return ai_vs_ai
+        if action == "close_move_box":
+            return self.query_one(MoveBox).has_focus
         if action == "move_now":
             return session.thinking and Work.MOVE in session.progress
         if action == "play_typed":

@@ -27,7 +27,11 @@ RULES = (
     " same order: on 4x4 and 5x5 type 1 then 6 for square 16.\n\n"
     "When a game ends, v reviews it: every move graded (best, inaccuracy, mistake,"
     " blunder) from proven values, and the moves where the game turned named. The"
-    " stats screen's g lists every recorded game, each with its review."
+    " stats screen's g lists every recorded game, each with its review.\n\n"
+    "Press : to type a square by name (c3) or number, or to ask for the board, the last"
+    " move or the threats in words (type help there). The palette's Screen-reader mode"
+    " (or ttt-tui --screen-reader) shows the terminal's cursor on the focused square and"
+    " says every move in one line, for a screen reader or a braille display."
 )
 
 MOUSE = ("left click", "play a square")
@@ -48,6 +52,7 @@ KEY_NAMES = {
     "space": "Space",
     "question_mark": "?",
     "escape": "Esc",
+    "colon": ":",
     "comma": ",",
     "full_stop": ".",
     "left_square_bracket": "[",

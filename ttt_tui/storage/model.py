@@ -52,6 +52,7 @@ def settings_json(settings: Settings) -> dict[str, Any]:
         "alternate_start": settings.alternate_start,
         "coach": settings.coach,
         "theme": settings.theme,
+        "screen_reader": settings.screen_reader,
     }
 
 
@@ -86,6 +87,7 @@ def read_settings(
         "alternate_start": bool_field,
         "coach": bool_field,
         "theme": lambda d, k: _theme(d, k, themes),
+        "screen_reader": bool_field,
     }
     values: dict[str, Any] = {}
     problems: list[str] = []

@@ -22,6 +22,7 @@ from textual.timer import Timer
 
 from ttt_tui.engine import Board, Cell, cells_of
 from ttt_tui.play.view import BoardState
+from ttt_tui.widgets.cursor import follow_focus
 from ttt_tui.widgets.square import SquareLook, Wording, draw, wording
 from ttt_tui.widgets.targets import ClickTargets
 
@@ -254,6 +255,7 @@ class BoardView(ClickTargets[Cell], can_focus=True):
             self.set_reactive(BoardView.cursor, middle(new.board.n))
             self._stop_typing()
         self._show()
+        follow_focus(self)
 
     def watch_cursor(self, old: Cell, new: Cell) -> None:
         looks = list(self._looks)
@@ -264,6 +266,32 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         looks[old] = replace(looks[old], cursor=False)
         looks[new] = replace(looks[new], cursor=True)
         self._show(tuple(looks))
+        follow_focus(self)
+
+    def cursor_spot(self) -> Offset:
+        """Where the terminal's cursor goes while the board has the focus (a screen
+        reader follows it): on the cursor square's number, between its pointers
+        (``▶ 5 ◀``), or in the square's middle where it shows a mark."""
+        index = self.cursor
+        key = (index, self.looks[index], index == self._hover, self.content_size, self.words)
+        return self._spot_in(index, self._drawn.get(key, []))
+
+    def _spot_in(self, index: Cell, lines: list[Strip]) -> Offset:
+        """The cursor's spot on the screen, in square ``index`` painted as ``lines``."""
+        region = self.square_region(index)
+        spot = Offset(region.width // 2, region.height // 2)
+        for y, line in enumerate(strip.text for strip in lines):
+            pointer = line.find("▶")
+            if pointer >= 0:
+                spot = Offset(line.find(str(index + 1), pointer), y)
+                break
+        return self.content_region.offset + region.offset + spot
+
+    def on_focus(self) -> None:
+        follow_focus(self)
+
+    def on_resize(self) -> None:
+        follow_focus(self)
 
     @property
     def words(self) -> Wording:
@@ -373,13 +401,16 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         lines = self._drawn.get(key)
         if lines is not None:
             self._drawn.move_to_end(key)
-            return lines
-        console = self.app.console
-        rows = self._draw(index, width, height).split("\n", allow_blank=True)
-        lines = [Strip(row.render(console, end=""), width) for row in rows]
-        self._drawn[key] = lines
-        if len(self._drawn) > DRAWN_SQUARES:
-            self._drawn.popitem(last=False)
+        else:
+            console = self.app.console
+            rows = self._draw(index, width, height).split("\n", allow_blank=True)
+            lines = [Strip(row.render(console, end=""), width) for row in rows]
+            self._drawn[key] = lines
+            if len(self._drawn) > DRAWN_SQUARES:
+                self._drawn.popitem(last=False)
+        if index == self.cursor and self.has_focus:
+            # Painted in this frame, before Textual moves the terminal's cursor.
+            self.app.cursor_position = self._spot_in(index, lines)
         return lines
 
     def render_line(self, y: int) -> Strip:

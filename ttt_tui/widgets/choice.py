@@ -13,6 +13,7 @@ from textual.events import Click
 from textual.geometry import Offset, Region
 from textual.message import Message
 
+from ttt_tui.widgets.cursor import follow_focus
 from ttt_tui.widgets.targets import ClickTargets
 
 E = TypeVar("E", bound=enum.Enum)
@@ -170,6 +171,21 @@ class Choice(ClickTargets[int], Generic[E], can_focus=True):
         self._cursor = index
         self.set_class(index != self._index(self._value), "-away")
         self.refresh()
+        follow_focus(self)
+
+    def cursor_spot(self) -> Offset:
+        """Where the terminal's cursor goes while the control has the focus (a screen
+        reader follows it): on the option under its cursor, the chosen one unless
+        the arrows moved it."""
+        region = self.option_region(self._cursor)
+        label = self.options[self._cursor][1]
+        if len(label) >= region.width:
+            label = self.short_labels[self.options[self._cursor][0]]
+        left = max((region.width - len(label)) // 2, 0)
+        return self.content_region.offset + region.offset + Offset(left, 0)
+
+    def on_focus(self) -> None:
+        follow_focus(self)
 
     def on_blur(self) -> None:
         """The cursor goes back to the selected option: leaving picks nothing."""

@@ -177,12 +177,15 @@ def _content(
     if look.mark is not None:
         lines = glyphs.draw(look.mark.value, glyph_width, glyph_height)
         text = Text("\n".join(lines), style=style(f"board--{look.mark.value.lower()}"))
-        if look.last and height - len(lines) >= 2:
+        # Said in a word, not only by a colour (with NO_COLOR, or to a colour-blind
+        # eye): the winning line, else the last move.
+        word = "win line" if look.win else "last move" if look.last else None
+        if word is not None and height - len(lines) >= 2:
             # A blank line above balances the tag below, keeping the mark
             # level with the marks in the other squares.
-            tag = Text("last move", style=style("board--last"))
+            tag = Text(word, style=style("board--last"))
             text = Text.assemble("\n", text, "\n", tag)
-        elif look.last:
+        elif word is not None:
             text.stylize(Style(underline=True))
         return text
     if look.cursor:

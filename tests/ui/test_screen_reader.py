@@ -1,0 +1,97 @@
+"""Play without seeing: the move box (`:`), the announcement line, and the terminal's
+cursor on the focus (`ttt-tui --screen-reader`), through Pilot."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+from tests.support import ScriptedAI, drawn_text, make_app, marks, play, settle, start, until
+from ttt_tui.play.settings import Mode, Settings
+from ttt_tui.widgets.board import BoardView
+from ttt_tui.widgets.choice import Choice
+from ttt_tui.widgets.move_box import MoveBox
+
+SIZE = (100, 30)
+
+
+def said(pilot: object) -> str:
+    app = pilot.app  # type: ignore[attr-defined]
+    return str(app.screen.query_one("#announcement", Static).render())
+
+
+async def type_line(pilot: object, text: str) -> None:
+    for ch in text:
+        await pilot.press("space" if ch == " " else ch)  # type: ignore[attr-defined]
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await settle(pilot)  # type: ignore[arg-type]
+
+
+async def test_the_move_box_plays_squares_by_name_and_answers_in_words() -> None:
+    ai = ScriptedAI(0)
+    app = make_app(ai)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await pilot.press("colon")
+        box = screen.query_one(MoveBox)
+        assert box.has_focus and box.display
+        await type_line(pilot, "c3")
+        assert marks(screen) == "O.......X"
+        assert said(pilot) == "X plays c3. O plays a1. Your move."
+        await type_line(pilot, "board")
+        assert said(pilot) == (
+            "Row 1: O, empty, empty. Row 2: empty, empty, empty. Row 3: empty, empty, X."
+        )
+        await type_line(pilot, "c3")
+        assert said(pilot) == "Square 9 is taken."
+        for bad, reason in [
+            ("z9", "There is no square z9: they are a1 to c3, or 1 to 9."),
+            ("", "Type a square such as b2, or help."),
+            ("fly", "Unknown command: fly. Type a square such as b2, or help."),
+        ]:
+            await type_line(pilot, bad)
+            assert said(pilot) == reason
+        assert marks(screen) == "O.......X"  # nothing was played
+        await type_line(pilot, "undo")
+        assert marks(screen) == "........."
+        assert said(pilot) == "Taken back: X c3, O a1. Your move."
+        await type_line(pilot, "pause")
+        assert said(pilot) == "Pause does nothing now."
+        await pilot.press("escape")
+        assert not box.display and screen.query_one(BoardView).has_focus
+
+
+async def test_the_announcement_line_shows_only_in_screen_reader_mode() -> None:
+    app = make_app(ScriptedAI(4))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        line = screen.query_one("#announcement", Static)
+        assert not line.display
+        await play(pilot, "1")
+        assert "X plays a1. O plays b2. Your move." not in drawn_text(app)
+        screen.action_toggle_screen_reader()
+        await settle(pilot)
+        assert line.display and screen.session.settings.screen_reader
+        assert said(pilot) == "Screen-reader mode on. Your move."
+        await play(pilot, "3")
+        assert "X plays c1. O plays " in drawn_text(app)
+
+
+async def test_in_screen_reader_mode_the_cursor_sits_on_the_focused_square_s_number() -> None:
+    app = make_app(ScriptedAI(), screen_reader=True, settings=Settings(mode=Mode.TWO_PLAYERS))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        assert screen.has_class("-screen-reader")
+        for key, number in [("right", "6"), ("up", "3"), ("left", "2"), ("left", "1")]:
+            await pilot.press(key)
+            await pilot.pause()
+            x, y = app.cursor_position
+            row = drawn_text(app).split("\n")[y]
+            assert row[x] == number, (key, row)
+            assert row[x - 2 : x + 3] == f"▶ {number} ◀"
+        # On a sidebar control, the option under its cursor.
+        await pilot.press("tab")
+        await until(pilot, lambda: isinstance(app.focused, Choice), "a control's focus")
+        await pilot.pause()
+        x, y = app.cursor_position
+        row = drawn_text(app).split("\n")[y]
+        assert row[x:].startswith("2 players"), row  # the mode chosen
