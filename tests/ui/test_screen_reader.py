@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from tests.support import ScriptedAI, drawn_text, make_app, marks, play, settle, start, until
+from tests.support import (
+    ScriptedAI,
+    drawn_text,
+    make_app,
+    marks,
+    play,
+    resize,
+    settle,
+    start,
+    until,
+)
 from ttt_tui.play.settings import Mode, Settings
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
@@ -95,3 +105,17 @@ async def test_in_screen_reader_mode_the_cursor_sits_on_the_focused_square_s_num
         x, y = app.cursor_position
         row = drawn_text(app).split("\n")[y]
         assert row[x:].startswith("2 players"), row  # the mode chosen
+
+
+async def test_the_move_box_hides_while_the_terminal_is_too_small_and_comes_back() -> None:
+    app = make_app(ScriptedAI())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await pilot.press("colon")
+        box = screen.query_one(MoveBox)
+        await resize(pilot, 30, 10)
+        assert not box.display and "Terminal too small" in drawn_text(app)
+        await resize(pilot, *SIZE)
+        assert box.display and box.has_focus
+        await type_line(pilot, "b2")
+        assert marks(screen)[4] == "X"

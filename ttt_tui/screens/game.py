@@ -14,6 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.geometry import Size
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from ttt_tui.bots.player import BotFailed, BotPlayer
@@ -255,6 +256,9 @@ class GameScreen(BaseScreen[None]):
         """The computer's move that came while the explorer was open, played when it closes."""
         self._offer_waiting = False
         """Whether the offer to go on with Hard waits for the screen over the game to close."""
+        self._box_open = False
+        """Whether the move box is open (hidden, but still open, while the terminal is
+        too small)."""
         self._heard = Heard()
         """What the announcement line last told about: the game and its moves then."""
         self._told = ""
@@ -523,6 +527,9 @@ class GameScreen(BaseScreen[None]):
 
     def action_move_box(self) -> None:
         """Open the move box, where a square or a command is typed (`:`)."""
+        if self.has_class("-too-small"):
+            return
+        self._box_open = True
         box = self.query_one(MoveBox)
         box.display = True
         # At once, not after the keys already waiting: ":c3" typed in one go is c3.
@@ -530,6 +537,7 @@ class GameScreen(BaseScreen[None]):
 
     def action_close_move_box(self) -> None:
         """Close the move box; the board has the focus again."""
+        self._box_open = False
         box = self.query_one(MoveBox)
         box.value = ""
         box.display = False
@@ -679,6 +687,9 @@ class GameScreen(BaseScreen[None]):
         """As every screen's, and the footer's keys worked out again where the explorer's
         key comes or goes with the width."""
         super().check_size(size)
+        # Shown by its own style (so that it can take the focus at once), the move box
+        # hides with the rest of the game behind the "too small" message.
+        self.query_one(MoveBox).display = self._box_open and not self.has_class("-too-small")
         roomy = (size or self.app.size).width >= EXPLORE_KEY_WIDTH
         if roomy is not self._roomy:
             self._roomy = roomy
@@ -703,6 +714,6 @@ class GameScreen(BaseScreen[None]):
             message += f"\nOr press {keys} to play on {boards} instead."
         return message
 
-    def focus_target(self) -> BoardView:
-        """The board: its keys need the focus."""
-        return self.query_one(BoardView)
+    def focus_target(self) -> Widget:
+        """The move box while it is open, else the board: their keys need the focus."""
+        return self.query_one(MoveBox) if self._box_open else self.query_one(BoardView)
