@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from tests.support.terminal import ROOT
-from ttt_tui.bots.player import PLAYS_3X3_ONLY, BotFailed, BotPlayer
+from ttt_tui.bots.player import PLAYS_3X3_ONLY, BotFailed, BotPlayer, failure
 from ttt_tui.bots.sandbox import BotUnusable, load_bot
 from ttt_tui.engine import Board
+from ttt_tui.teach.check import Answer, Problem
 
 EXAMPLES = ROOT / "examples" / "bots"
 
@@ -69,12 +70,9 @@ async def test_a_command_bot_answers_in_the_line_protocol() -> None:
     [
         ("return 1 // 0", "ZeroDivisionError: integer division or modulo by zero"),
         ("return 1", "an illegal answer, a taken square: a1"),
-        ("return 'z9'", "an illegal answer, off the board: z9"),
-        ("return 'nowhere'", "an illegal answer, unreadable: 'nowhere'"),
-        ("import os; os._exit(3)", "it exited with status 3 without answering"),
         ("while True: pass", "no answer in 0.5 s"),
     ],
-    ids=["raises", "taken", "off the board", "unreadable", "exits", "hangs"],
+    ids=["raises", "taken", "hangs"],
 )
 async def test_a_failing_bot_says_why_in_one_sentence(tmp_path: Path, body: str, why: str) -> None:
     bot = player_for(tmp_path, f"def choose_move(position):\n    {body}\n", timeout=0.5)
@@ -87,6 +85,32 @@ async def test_a_failing_bot_says_why_in_one_sentence(tmp_path: Path, body: str,
             await bot.choose_move(Board.parse("X........"))
     finally:
         bot.close()
+
+
+@pytest.mark.parametrize(
+    ("problem", "detail", "why"),
+    [
+        (Problem.ILLEGAL, "off the board: z9", "an illegal answer, off the board: z9"),
+        (Problem.ILLEGAL, "unreadable: 'nowhere'", "an illegal answer, unreadable: 'nowhere'"),
+        (
+            Problem.ERROR,
+            "Traceback (most recent call last):\n  ...\nValueError: no move\n",
+            "ValueError: no move",
+        ),
+        (
+            Problem.ERROR,
+            "a warning on stderr\nit exited with status 3 without answering",
+            "it exited with status 3 without answering",
+        ),
+        (Problem.ERROR, "", "it failed"),
+    ],
+    ids=["off the board", "unreadable", "traceback", "exits", "nothing said"],
+)
+def test_every_other_failure_is_its_detail_s_last_line(
+    problem: Problem, detail: str, why: str
+) -> None:
+    """As the sandbox words them (`tests/commands/test_check.py` runs such bots)."""
+    assert failure(Answer(Board.empty(3), problem=problem, detail=detail)) == why
 
 
 async def test_a_minimax_bot_is_not_asked_about_a_board_it_cannot_read() -> None:

@@ -201,17 +201,17 @@ def test_dash_reads_positions_from_stdin() -> None:
 
 def test_version() -> None:
     """--version prints the program and version and exits 0."""
-    result = ttt("--version")
+    result = run_main("--version")
     assert result.returncode == 0
     assert result.stdout.strip() == f"ttt-tui {__version__}"
 
 
 def test_help() -> None:
     """--help, for the program and for analyze, exits 0 and describes the commands."""
-    top = ttt("--help")
+    top = run_main("--help")
     assert top.returncode == 0
     assert "usage: ttt-tui" in top.stdout and "analyze" in top.stdout
-    sub = ttt("analyze", "--help")
+    sub = run_main("analyze", "--help")
     assert sub.returncode == 0
     assert "--json" in sub.stdout
 
@@ -221,7 +221,7 @@ def test_help_names_the_data_directory_and_the_keys(
 ) -> None:
     """--help says where data is kept, how to move it, and where the keys are listed."""
     monkeypatch.setenv("TTT_TUI_DATA_DIR", str(tmp_path / "here"))
-    top = ttt("--help")
+    top = run_main("--help")
     assert f"\n  {tmp_path / 'here'}\n" in top.stdout  # whole on its own line, to copy
     text = " ".join(top.stdout.split())
     assert "Set TTT_TUI_DATA_DIR to use another directory" in text and "--no-save" in text
@@ -230,14 +230,14 @@ def test_help_names_the_data_directory_and_the_keys(
 
 def test_analyze_help_says_how_cells_are_numbered() -> None:
     """Text mode numbers squares from 1, JSON from 0, on every board: the help says so."""
-    text = " ".join(ttt("analyze", "--help").stdout.split())
+    text = " ".join(run_main("analyze", "--help").stdout.split())
     assert "numbered from 1 in text" in text and "from 0 in --json" in text
     assert "9, 16 or 25 cells" in text
 
 
 def test_bad_difficulty_is_a_usage_error() -> None:
     """An unknown difficulty exits 2 with argparse's usage and a message naming it."""
-    result = ttt("--difficulty", "nope")
+    result = run_main("--difficulty", "nope")
     assert result.returncode == 2
     assert result.stdout == ""
     assert "usage: ttt-tui" in result.stderr
@@ -249,7 +249,7 @@ def test_bad_difficulty_is_a_usage_error() -> None:
 
 def test_analyze_needs_a_position() -> None:
     """`analyze` with no positions is a usage error, not an empty success."""
-    result = ttt("analyze")
+    result = run_main("analyze")
     assert result.returncode == 2
     assert "usage:" in result.stderr
 
@@ -348,14 +348,14 @@ def test_finished_games_get_no_tree_and_no_stats() -> None:
 
 
 def test_the_command_line_takes_the_options_and_checks_the_depth() -> None:
-    result = ttt("analyze", "--tree", "1", "--stats", "XO.X.O...")
+    result = run_main("analyze", "--tree", "1", "--stats", "XO.X.O...")
     assert result.returncode == 0, result.stderr
     assert "  X a3: win in 1 *" in result.stdout
     assert "  the engine  " in result.stdout
-    bad = ttt("analyze", "--tree", "0", "X........")
+    bad = run_main("analyze", "--tree", "0", "X........")
     assert bad.returncode == 2
     assert "argument --tree: expected at least 1, got 0" in bad.stderr
-    helped = " ".join(ttt("analyze", "--help").stdout.split())
+    helped = " ".join(run_main("analyze", "--help").stdout.split())
     assert "--tree DEPTH" in helped and "--stats" in helped
 
 
@@ -384,7 +384,7 @@ def test_bad_position_is_named_and_the_others_still_analysed(
     tmp_path: Path, position: str, error: str
 ) -> None:
     """One stderr line names the position and the problem; good ones around it still print."""
-    result = ttt("analyze", "X........", position, "XX.OO....", data=tmp_path / "data")
+    result = run_main("analyze", "X........", position, "XX.OO....", data=tmp_path / "data")
     assert result.returncode == 2
     assert result.stderr.splitlines() == [f"ttt-tui analyze: {position!r}: {error}"]
     out = result.stdout
@@ -396,7 +396,7 @@ def test_bad_position_is_named_and_the_others_still_analysed(
 def test_bad_positions_in_json_are_error_objects(tmp_path: Path) -> None:
     """With --json each problem is an object on stdout in its place; the status is still 2."""
     positions = [position for position, _ in BAD_POSITIONS.values()]
-    result = ttt("analyze", "--json", *positions, "X........", data=tmp_path / "data")
+    result = run_main("analyze", "--json", *positions, "X........", data=tmp_path / "data")
     assert result.returncode == 2
     assert result.stderr == ""
     *bad, good = (json.loads(line) for line in result.stdout.splitlines())
