@@ -3,7 +3,7 @@ cursor on the focus (`ttt-tui --screen-reader`), through Pilot."""
 
 from __future__ import annotations
 
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from tests.support import (
     ScriptedAI,
@@ -119,3 +119,19 @@ async def test_the_move_box_hides_while_the_terminal_is_too_small_and_comes_back
         assert box.display and box.has_focus
         await type_line(pilot, "b2")
         assert marks(screen)[4] == "X"
+
+
+async def test_a_dialog_over_the_game_keeps_the_cursor() -> None:
+    """The board keeps its focus under the palette, but not the terminal's cursor: that
+    stays on the palette's line, where the typing goes."""
+    app = make_app(ScriptedAI(), screen_reader=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        board_spot = screen.query_one(BoardView).cursor_spot()
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: screen is not app.screen, "the palette")
+        await pilot.press("h")
+        await resize(pilot, 110, 32)  # the board under the palette is drawn afresh
+        await pilot.pause(0.1)
+        assert app.cursor_position != board_spot
+        assert app.cursor_position == app.screen.query_one(Input).cursor_screen_offset

@@ -22,7 +22,7 @@ from textual.timer import Timer
 
 from ttt_tui.engine import Board, Cell, cells_of
 from ttt_tui.play.view import BoardState
-from ttt_tui.widgets.cursor import follow_focus
+from ttt_tui.widgets.cursor import follow_focus, has_the_cursor
 from ttt_tui.widgets.square import SquareLook, Wording, draw, wording
 from ttt_tui.widgets.targets import ClickTargets
 
@@ -408,7 +408,7 @@ class BoardView(ClickTargets[Cell], can_focus=True):
             self._drawn[key] = lines
             if len(self._drawn) > DRAWN_SQUARES:
                 self._drawn.popitem(last=False)
-        if index == self.cursor and self.has_focus:
+        if index == self.cursor and has_the_cursor(self):
             # Painted in this frame, before Textual moves the terminal's cursor.
             self.app.cursor_position = self._spot_in(index, lines)
         return lines

@@ -31,7 +31,13 @@ def spot_of(widget: Widget) -> Offset:
     return widget.content_region.offset
 
 
+def has_the_cursor(widget: Widget) -> bool:
+    """Whether the terminal's cursor is ``widget``'s: it has the focus, on the screen on
+    top (a screen under a dialog keeps its own focus, but not the cursor)."""
+    return widget.has_focus and widget.is_attached and widget.screen is widget.app.screen
+
+
 def follow_focus(widget: Widget) -> None:
-    """Put the terminal's cursor on ``widget``'s spot, if it has the focus."""
-    if widget.has_focus:
+    """Put the terminal's cursor on ``widget``'s spot, if it has it (`has_the_cursor`)."""
+    if has_the_cursor(widget):
         widget.app.cursor_position = spot_of(widget)
