@@ -23,6 +23,8 @@ one of them is gone or has changed.
     its terminal is ended outright.
 `notification`
     A toast whose notification has just expired cannot hang the app.
+`option_list`
+    Option lists that page and click safely while they are laid out.
 `palette`
     The command palette, closing once however fast the input comes.
 `screen`

@@ -41,19 +41,10 @@ from textual.css.query import NoMatches
 from textual.timer import Timer, TimerCallback
 
 from ttt_tui.compat import Private
+from ttt_tui.compat.option_list import OptionListFixes
 from ttt_tui.compat.screen import ScreenFixes
 
 RELIES_ON = (
-    Private(
-        "textual.widgets._option_list.OptionList._move_page",
-        "(self, direction: '_widget_navigation.Direction') -> 'None'",
-    ),
-    Private("textual.widgets._option_list.OptionList._update_lines", "(self) -> 'None'"),
-    Private("textual.widgets._option_list.OptionList.__init__", attributes=("_line_cache",)),
-    Private(
-        "textual.widgets._option_list.OptionList._on_click",
-        "(self, event: 'events.Click') -> 'None'",
-    ),
     Private("textual.command.CommandPalette._on_mount", "(self, _: 'Mount') -> 'None'"),
     Private("textual.command.CommandPalette._GATHER_COMMANDS_GROUP"),
     Private(
@@ -65,19 +56,9 @@ RELIES_ON = (
 """What of Textual's this module depends on, as it was checked."""
 
 
-class SafeCommandList(CommandList):
-    """The palette's list, ignoring page keys and clicks that race its updates."""
-
-    def _move_page(self, direction: int) -> None:
-        self._update_lines()
-        if (self.highlighted or 0) not in self._line_cache.index_to_line:
-            return  # not laid out yet (hidden while the palette gathers): no page to move by
-        super()._move_page(direction)  # type: ignore[arg-type]
-
-    async def _on_click(self, event: events.Click) -> None:
-        clicked = event.style.meta.get("option")
-        if clicked is not None and clicked >= self.option_count:
-            event.prevent_default()  # a line drawn before the list changed: not OptionList's
+class SafeCommandList(CommandList, OptionListFixes):
+    """The palette's list, ignoring page keys and clicks that race its updates
+    (`ttt_tui.compat.option_list`)."""
 
 
 class GamePalette(CommandPalette, ScreenFixes[object]):

@@ -21,6 +21,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ttt_tui.compat.header import SafeHeader
+from ttt_tui.compat.option_list import SafeOptionList
 from ttt_tui.engine import (
     Analysis,
     Cell,
@@ -168,7 +169,7 @@ class ReviewScreen(BaseScreen[None]):
             yield self.board_view
             with Vertical(id="review-side"):
                 yield Static(id="review-heading", markup=False)
-                yield OptionList(id="review-moves")
+                yield SafeOptionList(id="review-moves")
                 yield Static(id="review-detail", markup=False)
                 with VerticalScroll(id="review-summary", can_focus=False):
                     yield Static(id="review-summary-text", markup=False)
