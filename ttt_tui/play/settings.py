@@ -79,6 +79,11 @@ def level_name(level: Level) -> str:
     return "Your bot" if level is BOT else level.value.capitalize()
 
 
+def short_level_name(level: Level) -> str:
+    """A level's name where its whole name does not fit: ``Med``, ``Bot``."""
+    return {Difficulty.MEDIUM: "Med", BOT: "Bot"}.get(level) or level_name(level)
+
+
 def parse_level(text: object) -> Level:
     """The level named ``text`` (``easy`` ... ``bot``); raises `ValueError`."""
     for level in LEVELS:

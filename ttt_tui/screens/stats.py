@@ -13,9 +13,8 @@ from textual.events import Resize
 from textual.message import Message
 from textual.widgets import Button, DataTable, Static
 
-from ttt_tui.engine import Difficulty
 from ttt_tui.play.results import MODE_LABELS, OUTCOME_LABELS, StatsOutcome
-from ttt_tui.play.settings import BOT, LEVELS, BoardSize, Level, level_name
+from ttt_tui.play.settings import BoardSize, level_name, short_level_name
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.dialog import Dialog
 from ttt_tui.search.client import Searcher
@@ -28,12 +27,6 @@ OUTCOME_COLUMNS = tuple(StatsOutcome)
 COLUMNS = ("Mode", "Difficulty", "Games", *(OUTCOME_LABELS[o].long for o in OUTCOME_COLUMNS))
 SHORT_COLUMNS = ("Mode", "Level", "Games", *(OUTCOME_LABELS[o].short for o in OUTCOME_COLUMNS))
 """The headings when the full ones do not fit (`WIDE_ENOUGH`); the screen's foot explains them."""
-SHORT_LEVELS: dict[Level, str] = {
-    Difficulty.EASY: "Easy",
-    Difficulty.MEDIUM: "Med",
-    Difficulty.HARD: "Hard",
-    BOT: "Bot",
-}
 WIDE_ENOUGH = 80
 """Narrowest screen on which the table fits with its full headings and labels."""
 SHORT_KEY = "W/D/L: your wins, draws, losses · X/O: X won, O won"
@@ -180,9 +173,9 @@ class StatsScreen(Dialog[None]):
         table = self.query_one(DataTable)
         table.clear(columns=True)
         table.add_columns(*(SHORT_COLUMNS if short else COLUMNS))
-        levels = SHORT_LEVELS if short else {level: level_name(level) for level in LEVELS}
+        named = short_level_name if short else level_name
         for row in self._rows:
-            difficulty = " vs ".join(levels[d] for d in row.difficulties) or "-"
+            difficulty = " vs ".join(named(d) for d in row.difficulties) or "-"
             if row.mixed:
                 difficulty = "Mixed"
             counts = dict(row.counts)

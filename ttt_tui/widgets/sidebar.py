@@ -15,21 +15,18 @@ from textual.widgets import Button, Checkbox, Label, Static
 
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import MODE_LABELS
-from ttt_tui.play.settings import BOT, BoardSize, BotLevel, Level, Mode, level_name
+from ttt_tui.play.settings import BoardSize, BotLevel, Level, Mode, level_name, short_level_name
 from ttt_tui.play.view import View
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History, MoveList
 from ttt_tui.widgets.score import Score
 from ttt_tui.widgets.status import StatusLine
 
-LEVEL_SHORT_NAMES: dict[Level, str] = {Difficulty.MEDIUM: "Med", BOT: "Bot"}
-"""Levels' names where their whole names do not fit (four options, with the bot)."""
-
 
 def level_options(levels: tuple[Level, ...]) -> list[tuple[Level, str, str]]:
     """The options of a difficulty control offering ``levels``."""
     return [
-        (level, level_name(level), LEVEL_SHORT_NAMES.get(level, level_name(level)))
+        (level, level_name(level), short_level_name(level))
         for level in levels
     ]
 
