@@ -273,8 +273,7 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         reader follows it): on the cursor square's number, between its pointers
         (``▶ 5 ◀``), or in the square's middle where it shows a mark."""
         index = self.cursor
-        key = (index, self.looks[index], index == self._hover, self.content_size, self.words)
-        return self._spot_in(index, self._drawn.get(key, []))
+        return self._spot_in(index, self._drawn.get(self._square_key(index), []))
 
     def _spot_in(self, index: Cell, lines: list[Strip]) -> Offset:
         """The cursor's spot on the screen, in square ``index`` painted as ``lines``."""
@@ -396,8 +395,12 @@ class BoardView(ClickTargets[Cell], can_focus=True):
 
         return draw(look, str(index + 1), width, height, style, self.words, smallest)
 
+    def _square_key(self, index: Cell) -> SquareKey:
+        """What square ``index``'s painted lines depend on: their key in `_drawn`."""
+        return (index, self.looks[index], index == self._hover, self.content_size, self.words)
+
     def _square_lines(self, index: Cell, width: int, height: int) -> list[Strip]:
-        key = (index, self.looks[index], index == self._hover, self.content_size, self.words)
+        key = self._square_key(index)
         lines = self._drawn.get(key)
         if lines is not None:
             self._drawn.move_to_end(key)
