@@ -117,7 +117,7 @@ async def test_a_minimax_bot_is_not_asked_about_a_board_it_cannot_read() -> None
     bot = BotPlayer(load_bot(str(EXAMPLES / "cs50_minimax.py"), None, option="--bot-cmd"))
     bot.start()
     try:
-        assert not bot.can_play(4)
+        assert not bot.bot.can_play(4)
         with pytest.raises(BotFailed) as failed:
             await bot.choose_move(Board.empty(4))
         assert str(failed.value) == PLAYS_3X3_ONLY.format(n=4)

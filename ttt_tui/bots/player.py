@@ -14,11 +14,11 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from ttt_tui.bots.sandbox import Bot, BotUnusable
+from ttt_tui.bots.sandbox import MINIMAX_IS_3X3, Bot, BotUnusable
 from ttt_tui.engine import Board, Cell
 from ttt_tui.teach.check import Answer, Problem
 
-PLAYS_3X3_ONLY = "minimax(board) is CS50's 3x3 convention: it cannot play {n}x{n}"
+PLAYS_3X3_ONLY = MINIMAX_IS_3X3 + ": it cannot play {n}x{n}"
 
 
 class BotFailed(Exception):
@@ -57,13 +57,9 @@ class BotPlayer:
         `BotUnusable`."""
         self.bot.start()
 
-    def can_play(self, n: int) -> bool:
-        """Whether the bot's convention has a board of ``n`` squares a side."""
-        return self.bot.kind != "minimax" or n == 3
-
     async def choose_move(self, board: Board) -> Cell:
         """The bot's move in ``board``; raises `BotFailed` saying why there is none."""
-        if not self.can_play(board.n):
+        if not self.bot.can_play(board.n):
             raise BotFailed(PLAYS_3X3_ONLY.format(n=board.n))
         answer = await asyncio.to_thread(self._ask, board)
         if answer.cell is None:

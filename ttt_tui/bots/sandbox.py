@@ -33,6 +33,10 @@ START_SECONDS = 10.0
 """Seconds a Python bot has to load (import its file) before it counts as broken."""
 
 
+MINIMAX_IS_3X3 = "minimax(board) is CS50's 3x3 convention"
+"""Why a ``minimax(board)`` bot plays no bigger board."""
+
+
 class BotUnusable(Exception):
     """The bot cannot be loaded at all; the message says why."""
 
@@ -60,6 +64,11 @@ class Bot:
         """Whether the last read found the bot's output ended."""
         self._answered = 0
         """Positions the running process has answered."""
+
+    def can_play(self, n: int) -> bool:
+        """Whether the bot's convention has a board of ``n`` squares a side: CS50's
+        ``minimax(board)`` is 3x3's alone (`MINIMAX_IS_3X3`)."""
+        return self.kind != "minimax" or n == 3
 
     # The process.
 

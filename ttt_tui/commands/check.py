@@ -12,7 +12,7 @@ import json
 import sys
 from typing import TextIO
 
-from ttt_tui.bots.sandbox import BotUnusable, load_bot
+from ttt_tui.bots.sandbox import MINIMAX_IS_3X3, BotUnusable, load_bot
 from ttt_tui.engine import analyze
 from ttt_tui.teach.check import Report, Side, positions_for
 
@@ -26,11 +26,9 @@ def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     side = Side(args.side)
     bot = load_bot(args.bot, args.cmd, args.timeout, option="--cmd")
     bot.start()
-    if bot.kind == "minimax" and n != 3:
+    if not bot.can_play(n):
         bot.stop()
-        raise BotUnusable(
-            "minimax(board) is CS50's 3x3 convention: use choose_move(position) on 4x4 and 5x5"
-        )
+        raise BotUnusable(f"{MINIMAX_IS_3X3}: use choose_move(position) on 4x4 and 5x5")
     boards = list(positions_for(n, side, args.positions))
     report = Report(n, len(boards))
     shown = err.isatty()

@@ -25,10 +25,7 @@ from ttt_tui.widgets.status import StatusLine
 
 def level_options(levels: tuple[Level, ...]) -> list[tuple[Level, str, str]]:
     """The options of a difficulty control offering ``levels``."""
-    return [
-        (level, level_name(level), short_level_name(level))
-        for level in levels
-    ]
+    return [(level, level_name(level), short_level_name(level)) for level in levels]
 
 
 MARK_OPTIONS = [(Player.X, "X (first)", "X"), (Player.O, "O (second)", "O")]
