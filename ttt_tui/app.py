@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import RenderableType
 from textual import events, on, work
@@ -28,7 +28,6 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme, ThemeProvider
 
-from ttt_tui.bots.player import BotPlayer
 from ttt_tui.compat.app import AppFixes
 from ttt_tui.compat.cursor import show_terminal_cursor
 from ttt_tui.compat.hangup import (
@@ -43,16 +42,16 @@ from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import MODE_LABELS
 from ttt_tui.play.session import Session
 from ttt_tui.play.settings import BoardSize, Level, Mode, Settings, level_name
-from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import GameScreen, is_too_small
-from ttt_tui.screens.help import HelpScreen
-from ttt_tui.screens.review import ReviewScreen
 from ttt_tui.search.client import Searcher, SearchProcess
 from ttt_tui.storage import Store, crash
 from ttt_tui.storage.pictures import NotSaved, save_picture
 from ttt_tui.storage.saver import QUIT_SECONDS, SAVED_NOTICE, Saver
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.cursor import follow_focus
+
+if TYPE_CHECKING:
+    from ttt_tui.bots.player import BotPlayer
 
 LAST_RESORT_SECONDS = QUIT_SECONDS + 3.0
 """How long a game whose terminal (or server) has gone may take to end, its last saves
@@ -229,8 +228,9 @@ class TicTacToeApp(AppFixes[None]):
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         # Back from a suspension, the driver has hidden the cursor again.
         self.app_resume_signal.subscribe(self, lambda _app: self.show_cursor())
-        self.saver.start()
-        self.searcher.start()
+        # What the first frame does not need starts once it is drawn: reading the saved
+        # files over, and the search process (a search asked for sooner starts it).
+        self.call_after_refresh(self._start_behind_first_frame)
         loop = asyncio.get_running_loop()
         for signum in self.EXIT_SIGNALS:
             # Not where signals cannot be handled (Windows; a loop outside the main thread).
@@ -240,6 +240,10 @@ class TicTacToeApp(AppFixes[None]):
             hung_up = functools.partial(self._hung_up, loop)
             self._hangup_watch = HangupWatch(sys.__stdin__.fileno(), hung_up)
             self._hangup_watch.start()
+
+    def _start_behind_first_frame(self) -> None:
+        self.saver.start()
+        self.searcher.start()
 
     async def on_unmount(self) -> None:
         """Every way out ends here, once: q, the palette's Quit, a browser tab closing or
@@ -424,6 +428,8 @@ class TicTacToeApp(AppFixes[None]):
 
     def action_help(self) -> None:
         """Show the rules and bindings."""
+        from ttt_tui.screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(BoardView, GameScreen, app=type(self)))
 
@@ -448,6 +454,10 @@ class TicTacToeApp(AppFixes[None]):
         return run
 
     def _commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        # Loaded when first needed, as the screens they open are: not before the first frame.
+        from ttt_tui.screens.explorer import ExplorerScreen
+        from ttt_tui.screens.review import ReviewScreen
+
         own_help = isinstance(screen, ExplorerScreen | ReviewScreen)
         help_ = (
             screen.action_help

@@ -63,3 +63,38 @@ async def test_the_footer_follows_the_width_while_the_terminal_has_lost_focus() 
         await pilot.pause()
         shown = [str(key.render()).strip() for key in footer.query(FooterKey)]
         assert shown == ["n New", "q Quit"]
+
+
+async def test_the_footer_s_keys_are_styled_once_as_they_mount() -> None:
+    """Textual's keys are born compact and then bound to the footer's compactness as
+    they mount, each change restyling the key and its parts again; the footer's keys
+    are built as compact as the footer, so a key is styled once as it mounts."""
+
+    class Bare(App[None]):
+        BINDINGS: ClassVar[list[BindingType]] = [
+            Binding("n", "new", "New"),
+            Binding("q", "quit", "Quit"),
+        ]
+
+        def compose(self) -> ComposeResult:
+            yield GameFooter()
+
+    app = Bare()
+    async with app.run_test(size=(60, 24)) as pilot:
+        footer = app.query_one(GameFooter)
+        footer.fit(60)
+        await pilot.pause()
+        styled: list[object] = []
+        apply = app.stylesheet.apply
+
+        def counting(node: object, **options: object) -> None:
+            styled.append(node)
+            apply(node, **options)  # type: ignore[arg-type]
+
+        app.stylesheet.apply = counting  # type: ignore[method-assign]
+        footer.call_later(footer.recompose)  # as the footer's own rebuilds run
+        await pilot.pause()
+        await pilot.pause()
+        keys = list(footer.query(FooterKey))
+        assert keys and all(key.has_class("-compact") for key in keys)
+        assert all(styled.count(key) == 1 for key in keys)

@@ -12,7 +12,10 @@ Textual's footer draws its screen's bindings on mount.
 **Rebuilt for nothing.** Textual's footer rebuilds every key (a widget each,
 restyled three times as it mounts) whenever the bindings may have changed: on
 every focus change and every refresh of the bindings, though the keys shown are
-usually the same. `SteadyFooter` rebuilds only when what it shows changes.
+usually the same. `SteadyFooter` rebuilds only when what it shows changes, and
+builds each key already as compact as the footer: Textual's keys are born
+compact, then bound to the footer's compactness as they mount, and each change
+restyled the key again.
 
 **Not redrawn when the palette's key is turned off.** Setting
 ``show_command_palette`` does not rebuild Textual's footer; `SteadyFooter` does.
@@ -30,10 +33,12 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 from ttt_tui.compat import Private
 
 RELIES_ON = (
+    Private("textual.widgets._footer.FooterKey.compact"),
     Private("textual.widgets._footer.Footer._bindings_ready"),
     Private(
         "textual.widgets._footer.Footer.bindings_changed", "(self, screen: 'Screen') -> 'None'"
@@ -71,6 +76,12 @@ class SteadyFooter(Footer):
         shown = False
         for widget in super().compose():
             shown = True
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                # Born as compact as the footer, so that binding it to the footer's
+                # compactness changes nothing, and restyles nothing, as it mounts
+                # (the palette's key is not bound: Textual leaves it as it is).
+                widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_class(self.compact, "-compact", update=False)
             yield widget
         # Textual's footer draws nothing until the screen's bindings are ready.
         self._shown = keys if shown else None

@@ -6,7 +6,7 @@ import asyncio
 import random
 import time
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -17,7 +17,6 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from ttt_tui.bots.player import BotFailed, BotPlayer
 from ttt_tui.compat.cursor import show_terminal_cursor
 from ttt_tui.compat.header import SafeHeader
 from ttt_tui.engine import Analysis, Cell, Difficulty, Progress, SearchCancelled
@@ -40,6 +39,9 @@ from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.move_box import MoveBox
 from ttt_tui.widgets.sidebar import HEIGHTS, Sidebar, spacing_for
+
+if TYPE_CHECKING:
+    from ttt_tui.bots.player import BotPlayer
 
 MIN_SIZES: dict[BoardSize, tuple[int, int]] = {
     BoardSize.THREE: (56, 16),
@@ -333,11 +335,15 @@ class GameScreen(BaseScreen[None]):
                 cell = await self.searcher.choose_move(request.board, level, seed, reporter)
             else:
                 assert self.bot is not None, "the bot's level is offered only with a bot"
-                cell = await self.bot.choose_move(request.board)
+                # Loaded with the bot (ttt-tui --bot), not before every first frame.
+                from ttt_tui.bots.player import BotFailed
+
+                try:
+                    cell = await self.bot.choose_move(request.board)
+                except BotFailed as failed:
+                    self.post_message(self.BotGaveNoMove(request.token, str(failed)))
+                    return
         except SearchCancelled:
-            return
-        except BotFailed as failed:
-            self.post_message(self.BotGaveNoMove(request.token, str(failed)))
             return
         remaining = self.ai_delay - (time.monotonic() - started)
         if remaining > 0:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
 import sys
 import time
 from collections.abc import Collection, Iterator
@@ -50,7 +49,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     fsynced. Raises `OSError` as the system does, removing the temporary file where it
     can.
     """
-    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     fd = os.open(temp, flags, 0o644)
     try:
