@@ -141,6 +141,18 @@ UI_ROWS = (
     "CPU per cursor move",
     "CPU per play (ttt-tui: with the computer's reply)",
 )
+FELT_ROWS = (
+    "CPU from launch to the first full frame, median",
+    "a browser tab's first frame (serve), median",
+    "a browser tab's first frame (serve), p95",
+    "explorer on 5x5, Search tab counting: tree key to screen, p95",
+    "arrow key to screen, median",
+)
+FELT_ROW = re.compile(
+    r"^\| ((?:CPU|a browser|explorer|arrow)[^|]+?) +\| +([\d.,]+ \S+) \|"
+    r" +([\d.,]+ \S+) \(([^)]+)\) \| +([\d.]+x) \| +([\d.]+x) \| (met|not met) +\|$",
+    re.MULTILINE,
+)
 TABLE_ROW = re.compile(r"^\| (.+?) +\| +(.+?) \| +(.+?) \| +(.+?) \|$", re.MULTILINE)
 UNITS = {"s": 1.0, "ms": 1e-3, "µs": 1e-6}
 
@@ -159,7 +171,8 @@ def test_ui_quick_run_prints_every_figure_with_consistent_ratios(
     out = capsys.readouterr().out
     # The columns are as wide as their widest figure, so the heading's padding varies.
     assert re.search(r"\|\s*measure\s*\|\s*ttt-tui\s*\|\s*bare Textual\s*\|", out), out
-    rows = {m[1]: (m[2], m[3], m[4]) for m in TABLE_ROW.finditer(out) if m[1] != "measure"}
+    ui, felt = out.split("\nWhat a person feels (issue 22)")
+    rows = {m[1]: (m[2], m[3], m[4]) for m in TABLE_ROW.finditer(ui) if m[1] != "measure"}
     assert list(rows) == list(UI_ROWS)
     for measure, (game, bare, ratio) in rows.items():
         game_s = seconds(game)
@@ -183,7 +196,22 @@ def test_ui_quick_run_prints_every_figure_with_consistent_ratios(
                 assert seconds(m) <= seconds(h), measure
     assert re.search(r"Each app: 1 launch, .* 3 cursor moves and 3 plays", out)
 
-    goals_part = out.split("\nGoals (issue 9)")[1].split("\nRenders (")[0]
+    felt_rows = {m[1]: m.groups()[1:] for m in FELT_ROW.finditer(felt)}
+    assert list(felt_rows) == list(FELT_ROWS)
+    for measure, (game, base, baseline, ratio, goal, verdict) in felt_rows.items():
+        assert baseline in (
+            "bare Textual",
+            "bare Textual under textual-serve",
+            "the explorer, nothing counting",
+        ), measure
+        expected = seconds(game) / seconds(base)
+        assert float(ratio[:-1]) == pytest.approx(expected, rel=0.015, abs=0.01), measure
+        if ratio != goal:  # else rounded to the goal: either verdict
+            assert verdict == ("met" if float(ratio[:-1]) < float(goal[:-1]) else "not met")
+    assert re.search(r"^Tabs: 1 tab to each server", felt, re.M)
+    assert re.search(r"^Explorer: 3 tree moves to each", felt, re.M)
+
+    goals_part = ui.split("\nGoals (issue 9)")[1]
     goals = re.findall(r"^- (.+)$", goals_part, re.M)
     assert len(goals) == 4
     for goal in goals[:3]:

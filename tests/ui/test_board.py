@@ -192,6 +192,30 @@ async def test_a_change_repaints_only_the_squares_it_changes(
         assert drawn == ["1"]
 
 
+async def test_an_arrow_key_repaints_the_two_squares_and_not_the_whole_board() -> None:
+    """The frame's subtitle (a square's number half typed) was set on every cursor
+    move, even to the empty text it was, and that redrew the whole board and every
+    line it spans."""
+    app = BoardOnly()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        board = app.query_one(BoardView)
+        board.focus()
+        await pilot.pause()
+        whole: list[object] = []
+        refresh = board.refresh
+
+        def recording(*regions: Any, **options: Any) -> Any:
+            if not regions:
+                whole.append(options)
+            return refresh(*regions, **options)
+
+        board.refresh = recording  # type: ignore[method-assign]
+        await pilot.press("right", "down", "left", "up")
+        await pilot.pause()
+        assert whole == []
+
+
 def hues(svg: str) -> set[str]:
     """Colours in a screenshot that are not a grey, leaving out the window's title-bar dots."""
     svg = re.sub(r"<circle[^>]*/>", "", svg)

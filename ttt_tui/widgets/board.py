@@ -492,7 +492,10 @@ class BoardView(ClickTargets[Cell], can_focus=True):
 
     def _stop_typing(self) -> None:
         self._typed = 0
-        self.border_subtitle = ""
+        if self.border_subtitle:
+            # Set, even to what it is, the frame's subtitle redraws the whole board,
+            # and every line it spans: each arrow key did.
+            self.border_subtitle = ""
         if self._typed_timer is not None:
             self._typed_timer.stop()
             self._typed_timer = None
