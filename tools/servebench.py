@@ -13,9 +13,12 @@ textual-serve until a key); the browser's own drawing, the same for both, is
 left out. Tabs go to the two
 servers in turn, one at a time, each closed (and its app ended) before the next.
 
-Each tab starts an app process, as ``serve`` does for every tab: this is the
-cold figure. Timings are what this machine did in this run: only the ratio
-compares like with like.
+``ttt-tui serve`` keeps games started ahead, waiting for the next tabs
+(``--warm-games``, 2 by default): a tab takes one, and another starts behind
+it. The benchmark runs the game's server twice, as it is and with
+``--warm-games 0`` (every tab's game started with the tab: the cold figure),
+and textual-serve starts the bare app with each tab. Timings are what this
+machine did in this run: only the ratios compare like with like.
 """
 
 from __future__ import annotations
@@ -31,13 +34,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
 import pyte
 
 from tools.uibench import SIZE, BenchError, Lines, Seconds, Subject, child_env, package_root
+from ttt_tui.commands.serve import TAKEN, WAITING
 
 TAB_TIMEOUT = 30.0
 """Seconds a tab may take to show its first frame on a busy machine."""
@@ -50,6 +54,21 @@ WEBSOCKET_URL = re.compile(r'data-session-websocket-url="([^"]+)"')
 """Where textual-serve's page names the websocket its script connects to."""
 
 
+def process_cpu(pid: int) -> float:
+    """A process's CPU time so far, in clock ticks (0 once it has gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return float(int(fields[11]) + int(fields[12]))
+
+
+def pids_logged(message: str, log: str) -> set[int]:
+    """The pids in ``log``'s lines of ``message`` (``... (pid %d)``)."""
+    pattern = re.escape(message).replace("%d", r"(\d+)")
+    return {int(pid) for pid in re.findall(pattern, log)}
+
+
 def free_port() -> int:
     """A port on loopback nothing listens on now."""
     with socket.socket() as probe:
@@ -58,9 +77,22 @@ def free_port() -> int:
         return port
 
 
+COLD = "ttt-tui, cold"
+"""The game's server with ``--warm-games 0``: every tab's game starts with the tab."""
+WARM_GAMES = 2
+"""``ttt-tui serve``'s games waiting for a tab, by default."""
+QUIET = 0.2
+"""Seconds a waiting game's CPU time must stay still for it to count as loaded."""
+
+
 def game_server(port: int) -> list[str]:
     """``ttt-tui serve`` on ``port``, as a person starts it."""
     return [sys.executable, "-m", "ttt_tui", "serve", "--port", str(port)]
+
+
+def cold_game_server(port: int) -> list[str]:
+    """``ttt-tui serve`` on ``port`` starting each tab's game with the tab."""
+    return [*game_server(port), "--warm-games", "0"]
 
 
 def bare_server(port: int) -> list[str]:
@@ -76,8 +108,15 @@ def bare_server(port: int) -> list[str]:
 class WebServer(contextlib.AbstractContextManager["WebServer"]):
     """One server process, its own process group, ended with everything it started."""
 
-    def __init__(self, subject: Subject, command: Callable[[int], list[str]]) -> None:
+    def __init__(
+        self, name: str, subject: Subject, command: Callable[[int], list[str]], warm: int = 0
+    ) -> None:
+        self.name = name
+        """Its row's name."""
         self.subject = subject
+        """What its app's first frame looks like."""
+        self.warm = warm
+        """Games it keeps waiting for a tab."""
         self.port = free_port()
         self.directory = tempfile.TemporaryDirectory(prefix="ttt-servebench-")
         data = Path(self.directory.name) / "data"
@@ -112,6 +151,26 @@ class WebServer(contextlib.AbstractContextManager["WebServer"]):
                     found.add(int(entry.name))
         return found
 
+    def waiting(self) -> set[int]:
+        """The apps its log says are waiting for a tab, started ahead of it."""
+        log = self.log.read_text(errors="replace")
+        return pids_logged(WAITING, log) - pids_logged(TAKEN, log)
+
+    async def ready(self) -> None:
+        """Wait until its games waiting for a tab, if it keeps any, are all there and
+        loaded, so that none is loading while another server's tab is timed."""
+        deadline = time.monotonic() + LISTEN_TIMEOUT
+        before: dict[int, float] = {}
+        while True:
+            waiting = self.waiting()
+            now = {pid: process_cpu(pid) for pid in waiting}
+            if len(waiting) >= self.warm and now == before:
+                return
+            if time.monotonic() > deadline:
+                raise BenchError(f"{self.name}: its games waiting for a tab did not load")
+            before = now
+            await asyncio.sleep(QUIET)
+
     def __exit__(self, *exc: object) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGTERM)
@@ -129,13 +188,13 @@ async def listening(http: aiohttp.ClientSession, server: WebServer) -> None:
     deadline = time.monotonic() + LISTEN_TIMEOUT
     while True:
         if server.process.poll() is not None:
-            raise BenchError(f"{server.subject.name}'s server ended: {server.log.read_text()}")
+            raise BenchError(f"{server.name}'s server ended: {server.log.read_text()}")
         with contextlib.suppress(aiohttp.ClientError):
             async with http.get(server.page) as response:
                 if response.status == 200:
                     return
         if time.monotonic() > deadline:
-            raise BenchError(f"{server.subject.name}'s server did not answer its page")
+            raise BenchError(f"{server.name}'s server did not answer its page")
         await asyncio.sleep(0.05)
 
 
@@ -150,7 +209,7 @@ async def open_tab(
     async with http.get(server.page) as response:
         found = WEBSOCKET_URL.search(await response.text())
     if found is None:
-        raise BenchError(f"{server.subject.name}'s page names no websocket")
+        raise BenchError(f"{server.name}'s page names no websocket")
     async with http.ws_connect(f"{found[1]}?width={width}&height={height}") as websocket:
         await websocket.send_str(json.dumps(["resize", {"width": width, "height": height}]))
         try:
@@ -162,30 +221,35 @@ async def open_tab(
                         if first_frame(screen.display):
                             break
                 else:
-                    raise BenchError(f"{server.subject.name}'s tab closed before its first frame")
+                    raise BenchError(f"{server.name}'s tab closed before its first frame")
         except TimeoutError:
             shown = "\n".join(screen.display)
-            raise BenchError(f"{server.subject.name}: no first frame in a tab:\n{shown}") from None
+            raise BenchError(f"{server.name}: no first frame in a tab:\n{shown}") from None
     await ended(server)
     return read - asked
 
 
 async def ended(server: WebServer) -> None:
-    """Wait until the server runs no app: the closed tab's has ended."""
+    """Wait until the server runs no app but those waiting for a tab (``ttt-tui serve``
+    keeps some, `WAITING`): the closed tab's has ended."""
     deadline = time.monotonic() + ENDED_TIMEOUT
-    while server.games() - {server.process.pid}:
+    while server.games() - server.waiting():
         if time.monotonic() > deadline:
-            raise BenchError(f"{server.subject.name}: a closed tab's app did not end")
+            raise BenchError(f"{server.name}: a closed tab's app did not end")
         await asyncio.sleep(0.02)
 
 
 async def measure_tabs(
-    subjects: Sequence[Subject], tabs: int, progress: Callable[[str], None]
+    game: Subject, bare: Subject, tabs: int, progress: Callable[[str], None]
 ) -> dict[str, list[Seconds]]:
-    """``tabs`` tabs to each app's server, in turn; each tab's first frame, by app."""
-    commands = {subjects[0].name: game_server, subjects[1].name: bare_server}
+    """``tabs`` tabs to each server in turn (the game's, as it is and cold, and the bare
+    app's), one at a time; each tab's first frame, by the server's name."""
     with contextlib.ExitStack() as stack:
-        servers = [stack.enter_context(WebServer(s, commands[s.name])) for s in subjects]
+        servers = [
+            stack.enter_context(WebServer(game.name, game, game_server, WARM_GAMES)),
+            stack.enter_context(WebServer(COLD, game, cold_game_server)),
+            stack.enter_context(WebServer(bare.name, bare, bare_server)),
+        ]
         async with aiohttp.ClientSession() as http:
             for server in servers:
                 await listening(http, server)
@@ -193,16 +257,19 @@ async def measure_tabs(
                 await open_tab(http, server, server.subject.first_web_frame)
             for tab in range(tabs):
                 order = servers if tab % 2 == 0 else servers[::-1]
-                progress(f"tab {tab + 1} of {tabs}: {' then '.join(s.subject.name for s in order)}")
+                progress(f"tab {tab + 1} of {tabs}: {' then '.join(s.name for s in order)}")
                 for server in order:
+                    for each in servers:
+                        await each.ready()
                     server.times.append(
                         await open_tab(http, server, server.subject.first_web_frame)
                     )
-        return {server.subject.name: server.times for server in servers}
+        return {server.name: server.times for server in servers}
 
 
 def first_frames(
-    subjects: Sequence[Subject], tabs: int, progress: Callable[[str], None]
+    game: Subject, bare: Subject, tabs: int, progress: Callable[[str], None]
 ) -> dict[str, list[Seconds]]:
-    """Each app's tabs' first frames (the game's subject first, then the bare app's)."""
-    return asyncio.run(measure_tabs(subjects, tabs, progress))
+    """Each server's tabs' first frames, by its name: the game's (``game.name``), the
+    game's cold (`COLD`), the bare app's (``bare.name``)."""
+    return asyncio.run(measure_tabs(game, bare, tabs, progress))

@@ -20,6 +20,9 @@ DEFAULT_AI_DELAY = 0.45
 DEFAULT_MAX_GAMES = 16
 """Games `ttt-tui serve` runs at once unless told otherwise (each is a process)."""
 
+DEFAULT_WARM_GAMES = 2
+"""Games `ttt-tui serve` keeps started and waiting for the next tabs unless told otherwise."""
+
 
 def _ai_delay(text: str) -> float:
     try:
@@ -67,6 +70,16 @@ def _max_games(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a number of games, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
+
+
+def _warm_games(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of games, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, got {value}")
     return value
 
 
@@ -346,6 +359,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_MAX_GAMES,
         metavar="N",
         help=f"games (tabs) in play at once; more are asked to wait (default: {DEFAULT_MAX_GAMES})",
+    )
+    serve.add_argument(
+        "--warm-games",
+        type=_warm_games,
+        default=DEFAULT_WARM_GAMES,
+        metavar="N",
+        help="games started ahead, each waiting for the next tab, so that a tab opens"
+        f" sooner; within --max-games; 0 starts each with its tab (default: {DEFAULT_WARM_GAMES})",
     )
     add_game_options(serve)
     return parser

@@ -143,8 +143,10 @@ UI_ROWS = (
 )
 FELT_ROWS = (
     "CPU from launch to the first full frame, median",
-    "a browser tab's first frame (serve), median",
-    "a browser tab's first frame (serve), p95",
+    "a browser tab's first frame (serve, a game waiting), median",
+    "a browser tab's first frame (serve, a game waiting), p95",
+    "a browser tab's first frame (serve, cold), median",
+    "a browser tab's first frame (serve, cold), p95",
     "explorer on 5x5, Search tab counting: tree key to screen, p95",
     "arrow key to screen, median",
 )
