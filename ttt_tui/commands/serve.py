@@ -3,7 +3,7 @@
 The page is textual-serve's: xterm.js draws a terminal and talks to the server
 over a websocket (``["stdin", text]``, ``["resize", {"width", "height"}]``,
 ``["ping", x]`` from the page; the game's output as binary messages back). Each
-websocket gets a game of its own, ``python -m ttt_tui.commands.tab_game`` with
+websocket gets a game of its own, ``python -m ttt_tui.tab_game`` with
 the options given to `serve`, which plays as ``python -m ttt_tui`` would;
 Textual's web driver (``TEXTUAL_DRIVER``, set as textual-serve sets it) makes
 that game draw into pipes instead of a terminal.
@@ -24,7 +24,7 @@ network may open needs:
 - A terminal size a page asks for is held to `MAX_SIZE`, so that no visitor can
   make a game draw a screen of millions of cells.
 - Up to ``warm_games`` games wait, started and loaded, for the next tabs
-  (`ttt_tui.commands.tab_game`), within ``max_games`` with the games in play: a
+  (`ttt_tui.tab_game`), within ``max_games`` with the games in play: a
   tab that takes one skips Python's start-up and the game's imports. Another
   starts as soon as one is taken or a game ends.
 
@@ -90,7 +90,7 @@ def is_loopback(host: str) -> bool:
 
 def tab_argv(game_argv: Sequence[str]) -> list[str]:
     """The command line of one tab's game with ``game_argv``."""
-    return [sys.executable, "-m", "ttt_tui.commands.tab_game", *game_argv]
+    return [sys.executable, "-m", "ttt_tui.tab_game", *game_argv]
 
 
 def full_text(max_games: int) -> str:

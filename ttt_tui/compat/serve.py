@@ -35,7 +35,7 @@ reaches it, to kill it. Can go when ``AppService`` can end its process.
 **A game started before its tab.** ``AppService`` starts its game as the tab
 connects (``AppService._open_app_process``), so every tab waited for a Python
 start-up and the game's imports. `TabService` takes its game from the server
-instead, one already waiting (`ttt_tui.commands.tab_game`) when there is one,
+instead, one already waiting (`ttt_tui.tab_game`) when there is one,
 and sends it the tab's size; `web_environment` is the environment textual-serve
 gives a game (``AppService._build_environment``), without the size. No upstream
 report was found. Can go when ``AppService`` can be handed its process.
@@ -167,7 +167,7 @@ GameStarter = Callable[[], Awaitable[asyncio.subprocess.Process]]
 
 class TabService(AppService):
     """textual-serve's service for one tab, whose game process comes from ``game``: a
-    `ttt_tui.commands.tab_game`, sent the tab's size as it is taken."""
+    `ttt_tui.tab_game`, sent the tab's size as it is taken."""
 
     def __init__(self, game: GameStarter, **options: Any) -> None:
         super().__init__("", **options)

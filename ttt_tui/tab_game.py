@@ -1,6 +1,6 @@
 """One tab's game under `ttt-tui serve`, started before the tab asks for it.
 
-``python -m ttt_tui.commands.tab_game [GAME OPTIONS]`` loads what the game needs
+``python -m ttt_tui.tab_game [GAME OPTIONS]`` loads what the game needs
 (Textual, its web driver, every module the first frame uses), then waits for one
 line on its standard input that gives the tab's size (``80 24``), and runs the
 game at that size with the options, exactly as ``python -m ttt_tui`` would

@@ -1,4 +1,4 @@
-"""`ttt_tui.commands.tab_game`: a game that waits for its tab's size, then plays at it."""
+"""`ttt_tui.tab_game`: a game that waits for its tab's size, then plays at it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.terminal import ROOT
-from ttt_tui.commands.tab_game import read_size
+from ttt_tui.tab_game import read_size
 
 
 def fed(data: bytes) -> int:
@@ -47,7 +47,7 @@ def test_a_game_whose_server_goes_before_its_tab_ends_having_started_nothing(
     tmp_path: Path,
 ) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "ttt_tui.commands.tab_game"],
+        [sys.executable, "-m", "ttt_tui.tab_game"],
         input=b"",
         capture_output=True,
         env={**os.environ, "TTT_TUI_DATA_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)},
