@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import stat
 import sys
@@ -82,9 +83,17 @@ def _play(args: argparse.Namespace, bot: BotPlayer | None) -> int:
     if problem is not None:
         print(f"ttt-tui: {problem}", file=sys.stderr)
         return 2
-    from ttt_tui.app import TicTacToeApp
-    from ttt_tui.storage import Store
-
+    # What the imports make (modules, classes, functions) lives as long as the game:
+    # no collection while they load, then out of the collector's way for good, so that
+    # no full collection walks them (one, as the first frame was drawn, took 12-14 ms;
+    # docs/performance.md).
+    gc.disable()
+    try:
+        from ttt_tui.app import TicTacToeApp
+        from ttt_tui.storage import Store
+    finally:
+        gc.freeze()
+        gc.enable()
     app = TicTacToeApp(
         store=Store(enabled=not args.no_save),
         difficulty=args.difficulty,

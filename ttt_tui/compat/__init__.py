@@ -36,7 +36,6 @@ one of them is gone or has changed.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import inspect
 import re
@@ -105,5 +104,7 @@ class Private:
 
 def source_digest(found: Any) -> str:
     """The first 12 hex digits of the SHA-256 of an object's source."""
+    import hashlib  # the checks' alone: not loaded with the game
+
     source = inspect.getsource(found)
     return hashlib.sha256(source.encode("utf-8")).hexdigest()[:12]

@@ -36,7 +36,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 from ttt_tui.engine import (
     Analysis,
@@ -48,8 +48,11 @@ from ttt_tui.engine import (
     analyze,
     choose_move,
 )
-from ttt_tui.engine.minimax import Count, CountProgress, CountProgressCallback, Search, run_count
 from ttt_tui.search.worker import ANALYSIS, COUNT, MOVE, Job, Reply
+
+if TYPE_CHECKING:
+    # The explorer's counts: loaded when it first counts, not with every game.
+    from ttt_tui.engine.minimax import Count, CountProgress, CountProgressCallback, Search
 
 STOP_SECONDS = 1.0
 """How long `SearchProcess.close` waits for the process to end before it is killed."""
@@ -60,7 +63,9 @@ MoveChooser = Callable[[Board, Difficulty, random.Random, CancelCheck | None], C
 Analyzer = Callable[[Board, CancelCheck | None], Analysis]
 """Values every legal move: `analyze`, or a test's stand-in that holds it back."""
 
-Counter = Callable[[Board, Search, CancelCheck | None, CountProgressCallback | None], Count]
+Counter: TypeAlias = (
+    "Callable[[Board, Search, CancelCheck | None, CountProgressCallback | None], Count]"
+)
 """Counts one search's work for the explorer: `run_count`, or a test's stand-in."""
 
 PRIORITY = {MOVE: 0, ANALYSIS: 1, COUNT: 2}
@@ -117,13 +122,17 @@ class ThreadSearcher:
         self,
         chooser: MoveChooser = choose_move,
         analyzer: Analyzer = analyze,
-        counter: Counter = run_count,
+        counter: Counter | None = None,
     ) -> None:
         self.chooser = chooser
         """Picks the computer's moves (the engine's `choose_move` unless a test scripts it)."""
         self.analyzer = analyzer
         """Values the moves for the coach (the engine's `analyze` unless a test holds it)."""
-        self.counter = counter
+        if counter is None:
+            from ttt_tui.engine.minimax import run_count
+
+            counter = run_count
+        self.counter: Counter = counter
         """Counts a search's work for the explorer (`run_count` unless a test stands in)."""
 
     async def choose_move(

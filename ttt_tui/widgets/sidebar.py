@@ -33,8 +33,42 @@ MODE_OPTIONS = [(mode, *MODE_LABELS[mode]) for mode in Mode]
 BOARD_OPTIONS = [(size, size.label) for size in BoardSize]
 
 
-class SidebarButton(Button):
-    """A button that leaves focus on the board when clicked, so Enter keeps playing."""
+class SidebarButton(Button, inherit_css=False):
+    """A button that leaves focus on the board when clicked, so Enter keeps playing.
+
+    Styled as Textual's compact primary button, by its own few rules: Textual's
+    button brings rules for every style and variant (7 KB of CSS, a tenth of what the
+    game's first frame parsed), of which the sidebar uses one."""
+
+    DEFAULT_CSS = """
+    SidebarButton {
+        width: auto;
+        min-width: 16;
+        height: auto;
+        line-pad: 1;
+        text-align: center;
+        content-align: center middle;
+        pointer: pointer;
+        text-style: bold;
+        color: $button-color-foreground;
+        background: $primary;
+        &:disabled {
+            text-opacity: 0.6;
+            pointer: not-allowed;
+        }
+        &:focus {
+            text-style: $button-focus-text-style;
+            background-tint: $foreground 5%;
+        }
+        &:hover {
+            background: $primary-darken-2;
+        }
+        &.-active {
+            background: $primary;
+            tint: $background 30%;
+        }
+    }
+    """
 
     FOCUS_ON_CLICK = False
 
@@ -162,7 +196,7 @@ class Sidebar(Vertical):
         background: $surface-darken-1;
         color: $text-success;
     }
-    #sidebar-scroll > Button {
+    #sidebar-scroll > SidebarButton {
         width: 1fr;
         margin-top: 1;
     }
