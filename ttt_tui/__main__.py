@@ -6,7 +6,7 @@ import argparse
 import enum
 import importlib.util
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ttt_tui import __version__
 from ttt_tui.commands.play import SCREEN_READER_ENV
@@ -63,24 +63,23 @@ def _port(text: str) -> int:
     return value
 
 
-def _max_games(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of games, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
-    return value
+def _games(least: int) -> Callable[[str], int]:
+    """A parser of a number of games, ``least`` or more."""
+
+    def games(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of games, got {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"expected at least {least}, got {value}")
+        return value
+
+    return games
 
 
-def _warm_games(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of games, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more, got {value}")
-    return value
+_max_games = _games(1)
+_warm_games = _games(0)
 
 
 def _depth(text: str) -> int:

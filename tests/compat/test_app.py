@@ -11,6 +11,7 @@ from tests.support import (
     SIZE,
     make_app,
     start,
+    styling,
     until,
 )
 from ttt_tui.compat.app import AppFixes
@@ -55,14 +56,7 @@ async def test_a_widget_is_styled_once_however_many_classes_it_gets_before_mount
 
     app = Bare()
     async with app.run_test() as pilot:
-        styled: list[object] = []
-        apply = app.stylesheet.apply
-
-        def counting(node: object, **options: object) -> None:
-            styled.append(node)
-            apply(node, **options)  # type: ignore[arg-type]
-
-        app.stylesheet.apply = counting  # type: ignore[method-assign]
+        styled = styling(app)
         label = Label("later")
         label.add_class("-one")
         label.set_class(True, "-two")

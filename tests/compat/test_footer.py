@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from tests.support import (
     FooterKey,
+    styling,
 )
 from ttt_tui.widgets.footer import GameFooter
 
@@ -36,22 +37,25 @@ async def test_the_footer_shows_its_screen_s_keys_from_the_start() -> None:
         assert "n New" in [str(key.render()).strip() for key in footer.query(FooterKey)]
 
 
+class FooterOnly(App[None]):
+    """The game's footer, showing two keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "new", "New"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield GameFooter()
+
+
 async def test_the_footer_follows_the_width_while_the_terminal_has_lost_focus() -> None:
     """Textual's footer does not rebuild while the app is unfocused: a terminal
     resized after a focus-out report kept the palette's key and cut "q Quit" (the
     long real-terminal fuzz, seed 12; a tiling window manager resizes windows
     nobody is typing in)."""
 
-    class Bare(App[None]):
-        BINDINGS: ClassVar[list[BindingType]] = [
-            Binding("n", "new", "New"),
-            Binding("q", "quit", "Quit"),
-        ]
-
-        def compose(self) -> ComposeResult:
-            yield GameFooter()
-
-    app = Bare()
+    app = FooterOnly()
     async with app.run_test(size=(100, 24)) as pilot:
         footer = app.query_one(GameFooter)
         footer.fit(100)
@@ -70,28 +74,12 @@ async def test_the_footer_s_keys_are_styled_once_as_they_mount() -> None:
     they mount, each change restyling the key and its parts again; the footer's keys
     are built as compact as the footer, so a key is styled once as it mounts."""
 
-    class Bare(App[None]):
-        BINDINGS: ClassVar[list[BindingType]] = [
-            Binding("n", "new", "New"),
-            Binding("q", "quit", "Quit"),
-        ]
-
-        def compose(self) -> ComposeResult:
-            yield GameFooter()
-
-    app = Bare()
+    app = FooterOnly()
     async with app.run_test(size=(60, 24)) as pilot:
         footer = app.query_one(GameFooter)
         footer.fit(60)
         await pilot.pause()
-        styled: list[object] = []
-        apply = app.stylesheet.apply
-
-        def counting(node: object, **options: object) -> None:
-            styled.append(node)
-            apply(node, **options)  # type: ignore[arg-type]
-
-        app.stylesheet.apply = counting  # type: ignore[method-assign]
+        styled = styling(app)
         footer.call_later(footer.recompose)  # as the footer's own rebuilds run
         await pilot.pause()
         await pilot.pause()

@@ -20,6 +20,7 @@ from tests.support import (
     resize,
     start,
     start_blocked,
+    styling,
     until,
 )
 from ttt_tui.play.settings import Mode, Settings
@@ -107,20 +108,9 @@ async def test_a_screen_shown_for_the_first_time_is_not_styled_again() -> None:
         def compose(self) -> ComposeResult:
             yield Label("shown", id="shown")
 
-    styled: list[object] = []
-
-    class Bare(App[None]):
-        def on_mount(self) -> None:
-            apply = self.stylesheet.apply
-
-            def counting(node: object, **options: object) -> None:
-                styled.append(node)
-                apply(node, **options)  # type: ignore[arg-type]
-
-            self.stylesheet.apply = counting  # type: ignore[method-assign]
-
-    app = Bare()
+    app = App[None]()
     async with app.run_test() as pilot:
+        styled = styling(app)
         screen = Shown()
         await app.push_screen(screen)
         await pilot.pause()

@@ -377,7 +377,7 @@ def test_a_host_other_than_loopback_is_warned_about(tmp_path: Path) -> None:
         (["--port", "70000"], "argument --port: expected 0 to 65535, got 70000"),
         (["--port", "web"], "argument --port: expected a port number, got 'web'"),
         (["--max-games", "0"], "argument --max-games: expected at least 1, got 0"),
-        (["--warm-games", "-1"], "argument --warm-games: expected 0 or more, got -1"),
+        (["--warm-games", "-1"], "argument --warm-games: expected at least 0, got -1"),
         (["--warm-games", "two"], "argument --warm-games: expected a number of games, got 'two'"),
     ],
     ids=[
