@@ -21,7 +21,8 @@ Time figures are medians (and p95 where a distribution matters) and the 3x3
 ones are quoted as ratios to the baselines measured alongside them. Pure
 Python: no Textual, no Rich.
 
-``--ui`` runs the interface benchmark instead (`tools.uibench`), and
+``--ui`` runs the interface benchmarks instead (`tools.feltbench`: `tools.uibench`,
+then a browser tab's first frame and the explorer while it counts), and
 ``--search`` the interface while the computer searches, and cancelling
 (`tools.searchbench`).
 """
@@ -488,7 +489,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print the table; returns the exit status.
 
-    With ``--ui``, the rest of the arguments go to `tools.uibench`; with
+    With ``--ui``, the rest of the arguments go to `tools.feltbench`; with
     ``--search``, to `tools.searchbench`.
     """
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -498,10 +499,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args_list.remove("--search")
         return searchbench.main(args_list)
     if "--ui" in args_list:
-        from tools import uibench
+        from tools import feltbench
 
         args_list.remove("--ui")
-        return uibench.main(args_list)
+        return feltbench.main(args_list)
     parser = build_parser()
     args = parser.parse_args(args_list)
     repeat: int = args.repeat if args.repeat is not None else 3 if args.quick else 15

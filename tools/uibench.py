@@ -1,8 +1,8 @@
 """Benchmark the game's interface against a bare Textual app, in one run.
 
-``python -m tools.bench --ui`` starts the real game
-(``python -m ttt_tui``, a fresh data directory each time) and the bare app
-(`tools.bare_app`: Header, Footer, one Static) in 80x24
+`tools.feltbench` (``python -m tools.bench --ui``) runs it first. It starts
+the real game (``python -m ttt_tui``, a fresh data directory each time) and the
+bare app (`tools.bare_app`: Header, Footer, one Static) in 80x24
 pseudo-terminals, drives both with the bytes a terminal sends for keys, and
 reads what they draw through a terminal emulator (pyte). The two apps take
 turns: their launches alternate in order from run to run, and within a run
@@ -29,18 +29,6 @@ separately, from the same key to the frame showing the reply, the delay
 included. With no delay the two may share a frame. CPU per play includes the
 reply, as a person pays for it; starting a new game after one ends is not
 counted. The bare app has no computer, so the reply rows have no baseline.
-
-Then, side by side with their baselines in the same run, with the goals of
-issue 22 beside them:
-
-- **a browser tab's first frame** (`tools.servebench`): ``ttt-tui serve``
-  against the bare app under textual-serve, tabs to the two in turn, each from
-  asking for the page to the first full frame;
-- **the explorer while it counts** (`tools.searchbench`'s tree moves): on 5x5,
-  the Search tab counting, a tree key to the screen's new heading, p95, against
-  the same explorer with nothing counting.
-
-``--tabs`` and ``--tree-keys`` set how many of each (0 leaves a row out).
 
 ``--renders`` adds one more launch of the game through
 `tools.launch`, which counts every widget's ``render()`` call and
@@ -116,20 +104,6 @@ GOALS = (
     ("start to first full frame, CPU, median", "start_cpu_median", 1.3),
 )
 """Issue 9's goals: (what, figure, the most ttt-tui may take as a multiple of bare)."""
-
-DEFAULT_TABS, QUICK_TABS = 7, 1
-"""Browser tabs to each server (`tools.servebench`), unless told otherwise."""
-DEFAULT_TREE_KEYS, QUICK_TREE_KEYS = 30, 3
-"""Tree moves to each explorer (`tools.searchbench`), unless told otherwise."""
-
-FELT_GOALS = {
-    "start": 1.3,
-    "tab": 1.3,
-    "explorer": 1.5,
-    "arrow": 1.5,
-}
-"""Issue 22's goals for what a person feels: the most ttt-tui may take as a multiple
-of its baseline."""
 
 GAME_TITLE = "ttt-tui"
 """Text in the game's header."""
@@ -681,32 +655,6 @@ def measure(
     return figures
 
 
-def first_frames(
-    subjects: Sequence[Subject], tabs: int, progress: Callable[[str], None]
-) -> dict[str, list[Seconds]]:
-    """Each app's browser tabs' first frames (`tools.servebench`)."""
-    from tools import servebench
-
-    progress("browser tabs")
-    game, bare = subjects
-    return servebench.first_frames(game, bare, tabs, progress)
-
-
-def explorer_keys(
-    keys: int, progress: Callable[[str], None]
-) -> tuple[list[Seconds], list[Seconds]]:
-    """Tree moves in the explorer on 5x5 while its Search tab counts, and in one with
-    nothing counting (`tools.searchbench`): (counting, idle) key to screen."""
-    from tools import searchbench
-
-    progress("the explorer, counting and not")
-    game = ["-m", "ttt_tui"]
-    idle = searchbench.Variant("nothing counting", game, idle=True)
-    counting = searchbench.Variant("counting", game)
-    searchbench.measure_tree([idle, counting], keys)
-    return counting.keys, idle.keys
-
-
 # Render counts ---------------------------------------------------------------
 
 
@@ -874,100 +822,6 @@ def rows(game: Figures, bare: Figures) -> list[Row]:
     return table
 
 
-@dataclass(frozen=True, slots=True)
-class Felt:
-    """One row of issue 22's table: a figure, its baseline, and the goal for their ratio."""
-
-    measure: str
-    game: Seconds
-    base: Seconds
-    baseline: str
-    """What the baseline is: ``bare Textual``, or the explorer with nothing counting."""
-    goal: float
-
-    @property
-    def ratio(self) -> float | None:
-        return None if not self.base else self.game / self.base
-
-    @property
-    def verdict(self) -> str:
-        ratio = self.ratio
-        return "not measured" if ratio is None else "met" if ratio <= self.goal else "not met"
-
-
-def felt_rows(
-    game: Figures,
-    bare: Figures,
-    tabs: dict[str, list[Seconds]] | None,
-    tree: tuple[list[Seconds], list[Seconds]] | None,
-) -> list[Felt]:
-    """Issue 22's four rows (those measured): start-up CPU, a tab's first frame (median
-    and p95), the explorer's tree key p95 while counting, an arrow key's median."""
-    bare_name = BareSubject.name
-    out = [
-        Felt(
-            "CPU from launch to the first full frame, median",
-            statistics.median(game.start_cpu),
-            statistics.median(bare.start_cpu),
-            bare_name,
-            FELT_GOALS["start"],
-        )
-    ]
-    if tabs is not None:
-        from tools.servebench import COLD
-
-        b = tabs[bare_name]
-        for which, g in (("a game waiting", tabs[GameSubject.name]), ("cold", tabs[COLD])):
-            for name, figure in (("median", statistics.median), ("p95", p95)):
-                out.append(
-                    Felt(
-                        f"a browser tab's first frame (serve, {which}), {name}",
-                        figure(g),
-                        figure(b),
-                        f"{bare_name} under textual-serve",
-                        FELT_GOALS["tab"],
-                    )
-                )
-    if tree is not None:
-        counting, idle = tree
-        out.append(
-            Felt(
-                "explorer on 5x5, Search tab counting: tree key to screen, p95",
-                p95(counting),
-                p95(idle),
-                "the explorer, nothing counting",
-                FELT_GOALS["explorer"],
-            )
-        )
-    out.append(
-        Felt(
-            "arrow key to screen, median",
-            statistics.median(game.cursor),
-            statistics.median(bare.cursor),
-            bare_name,
-            FELT_GOALS["arrow"],
-        )
-    )
-    return out
-
-
-def render_felt(rows: Sequence[Felt]) -> str:
-    """A Markdown table: what a person feels | ttt-tui | baseline | ratio | goal | verdict."""
-    header = ("what a person feels", GameSubject.name, "baseline", "ratio", "goal", "")
-    body = [
-        (
-            row.measure,
-            format_time(row.game),
-            f"{format_time(row.base)} ({row.baseline})",
-            format_ratio(row.ratio),
-            f"{row.goal:g}x",
-            row.verdict,
-        )
-        for row in rows
-    ]
-    return markdown_table(header, body, right={1, 2, 3, 4})
-
-
 def format_ratio(ratio: float | None) -> str:
     return "—" if ratio is None else f"{ratio:.2f}x"
 
@@ -1049,20 +903,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="the game's --ai-delay (default: 0, the reply as soon as it is found)",
     )
     parser.add_argument(
-        "--tabs",
-        type=int,
-        metavar="N",
-        help=f"browser tabs to each server (default: {DEFAULT_TABS}, or {QUICK_TABS} with"
-        " --quick; 0: no tabs)",
-    )
-    parser.add_argument(
-        "--tree-keys",
-        type=int,
-        metavar="N",
-        help=f"tree moves to each explorer (default: {DEFAULT_TREE_KEYS}, or"
-        f" {QUICK_TREE_KEYS} with --quick; 0: no explorer)",
-    )
-    parser.add_argument(
         "--renders",
         action="store_true",
         help="also count each widget's renders for a cursor move and for plays with replies",
@@ -1070,90 +910,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the UI benchmark and print the table; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    runs: int = args.runs if args.runs is not None else QUICK_RUNS if args.quick else DEFAULT_RUNS
-    keys: int = args.keys if args.keys is not None else QUICK_KEYS if args.quick else DEFAULT_KEYS
-    tabs: int = args.tabs if args.tabs is not None else QUICK_TABS if args.quick else DEFAULT_TABS
-    tree_keys: int = (
-        args.tree_keys
-        if args.tree_keys is not None
-        else QUICK_TREE_KEYS
-        if args.quick
-        else DEFAULT_TREE_KEYS
-    )
-    if tabs < 0 or tree_keys < 0:
-        parser.error(f"expected 0 or more, got --tabs {tabs} --tree-keys {tree_keys}")
-    if runs < 1 or keys < 1:
-        parser.error(f"expected at least 1, got --runs {runs} --keys {keys}")
-    if not 0 <= args.ai_delay <= 10:
-        parser.error(f"expected 0 to 10 seconds, got --ai-delay {args.ai_delay}")
-    if not cpu_time_available():
-        print("the UI benchmark reads CPU times from /proc: it runs on Linux only", file=sys.stderr)
-        return 2
-
-    def progress(message: str) -> None:
-        print(f"  {message}", file=sys.stderr, flush=True)
-
-    game, bare = GameSubject(ai_delay=args.ai_delay), BareSubject()
-    try:
-        figures = measure([game, bare], runs, keys, progress)
-        tab_times = first_frames([game, bare], tabs, progress) if tabs else None
-        tree = explorer_keys(tree_keys, progress) if tree_keys else None
-        renders = count_renders(4) if args.renders else None
-    except BenchError as error:
-        print(f"UI benchmark failed: {error}", file=sys.stderr)
-        return 1
-
-    g, b = figures[game.name], figures[bare.name]
-    print(
+def report(
+    figures: dict[str, Figures], runs: int, ai_delay: float, renders: Sequence[Renders] | None
+) -> str:
+    """The benchmark's report: what ran, the table, issue 9's goals, the renders."""
+    g, b = figures[GameSubject.name], figures[BareSubject.name]
+    table = rows(g, b)
+    out = [
         f"ttt-tui UI benchmark: {platform.python_implementation()} {platform.python_version()}"
         f" on {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs;"
-        f" {SIZE[0]}x{SIZE[1]} pseudo-terminals."
-    )
-    print(
+        f" {SIZE[0]}x{SIZE[1]} pseudo-terminals.",
         f"Each app: {plural(runs, 'launch', 'launches')}, interleaved with the other's;"
         f" {len(g.cursor)} cursor moves and {len(g.play)} plays ({len(g.reply)} with a"
-        " computer reply), one key at a time."
-    )
-    print(
-        f"ttt-tui plays You vs AI at Hard with --ai-delay {args.ai_delay:g}; its reply is timed"
+        " computer reply), one key at a time.",
+        f"ttt-tui plays You vs AI at Hard with --ai-delay {ai_delay:g}; its reply is timed"
         " from the same key.\nCPU figures are the app's process group, per key: a mean over"
-        " the keys."
-    )
-    print()
-    table = rows(g, b)
-    print(render_table(table))
-    print()
-    print("Goals (issue 9), ttt-tui against bare Textual in this run:")
-    print("\n".join(goal_lines(table, renders)))
-    print()
-    print("What a person feels (issue 22), each against its baseline in this run:")
-    print()
-    print(render_felt(felt_rows(g, b, tab_times, tree)))
-    if tab_times is not None:
-        print(
-            f"\nTabs: {plural(tabs, 'tab', 'tabs')} to each server in turn, one at a time, each"
-            " from asking for the page to the first full frame: ttt-tui serve as it is (a game"
-            " waiting for the tab, --warm-games 2), and cold (--warm-games 0, its game started"
-            " with the tab, as textual-serve starts the bare app)."
-        )
-    if tree is not None:
-        print(
-            f"Explorer: {plural(tree_keys, 'tree move', 'tree moves')} to each, in turn;"
-            " the counting one opened again, untimed, whenever it had nothing left to count."
-        )
+        " the keys.",
+        "",
+        render_table(table),
+        "",
+        "Goals (issue 9), ttt-tui against bare Textual in this run:",
+        "\n".join(goal_lines(table, renders)),
+    ]
     if renders is not None:
-        print()
-        print(
+        out += [
+            "",
             "Renders (render() calls per widget, squares drawn by the board)"
-            " caused by each change, in one more launch:"
-        )
-        print(render_report(renders))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+            " caused by each change, in one more launch:",
+            render_report(renders),
+        ]
+    return "\n".join(out)

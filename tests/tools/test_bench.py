@@ -213,14 +213,14 @@ def test_ui_quick_run_prints_every_figure_with_consistent_ratios(
     assert re.search(r"^Tabs: 1 tab to each server", felt, re.M)
     assert re.search(r"^Explorer: 3 tree moves to each", felt, re.M)
 
-    goals_part = ui.split("\nGoals (issue 9)")[1]
+    goals_part = ui.split("\nGoals (issue 9)")[1].split("\nRenders (")[0]
     goals = re.findall(r"^- (.+)$", goals_part, re.M)
     assert len(goals) == 4
     for goal in goals[:3]:
         assert re.search(r"within [\d.]+x bare: ([\d.]+x, (met|not met)|not measured)", goal)
     assert re.search(r"renders each widget it affects once: (met|not met \(.+\))$", goals[3])
 
-    renders = re.findall(r"^- (.+?): (\d+) renders of (\d+) widgets: (.+)$", out, re.M)
+    renders = re.findall(r"^- (.+?): (\d+) renders of (\d+) widgets: (.+)$", ui, re.M)
     assert renders[0][0].startswith("cursor move to ")
     actions = [r[0] for r in renders[1:]]
     assert re.fullmatch(r"play \d", actions[0])
