@@ -537,3 +537,51 @@ async def test_each_tab_shows_its_own_keys_and_the_others_still_say_where_they_w
         await pilot.press("x")  # off the Search tab, x shows it
         await settle(pilot)
         assert explorer.model.tab is Tab.SEARCH
+
+
+async def test_a_count_s_progress_repaints_the_table_without_laying_the_screen_out() -> None:
+    """Progress comes ten times a second while the explorer counts, and each laid the
+    whole screen out again (the table's rows asked for a layout): most of what the
+    interface did while counting. A change that keeps the table's height repaints it;
+    one that changes its height lays the screen out."""
+    from textual.app import App, ComposeResult
+    from textual.widget import Widget
+
+    from ttt_tui.engine.minimax import Search
+    from ttt_tui.teach.explorer import CountRow
+    from ttt_tui.widgets.search_counts import SearchCounts
+
+    class CountsOnly(App[None]):
+        def compose(self) -> ComposeResult:
+            yield SearchCounts()
+
+    def row(search: Search, nodes: str, detail: str) -> CountRow:
+        return CountRow(search, nodes, "counting…", detail)
+
+    app = CountsOnly()
+    async with app.run_test(size=(80, 24)) as pilot:
+        counts = app.query_one(SearchCounts)
+        layouts: list[bool] = []
+        refresh = counts.refresh
+
+        def recording(*regions: object, **options: object) -> Widget:
+            layouts.append(bool(options.get("layout")))
+            return refresh(*regions, **options)  # type: ignore[arg-type]
+
+        counts.refresh = recording  # type: ignore[method-assign, assignment]
+        counts.rows = (row(Search.MINIMAX, "1,234", "0.4 s, 2 of 20 moves done"),)
+        await pilot.pause()
+        assert any(layouts)  # a row came: the table is taller
+        height = counts.size.height
+        layouts.clear()
+        counts.rows = (row(Search.MINIMAX, "19,876", "0.5 s, 3 of 20 moves done"),)
+        await pilot.pause()
+        assert layouts and not any(layouts)  # repainted, not laid out
+        assert counts.size.height == height
+        counts.rows = (
+            row(Search.MINIMAX, "19,876", "0.5 s, 3 of 20 moves done"),
+            row(Search.ALPHA_BETA, "", ""),
+        )
+        await pilot.pause()
+        assert any(layouts)  # another row
+        assert counts.size.height == height + 1

@@ -34,6 +34,7 @@ from ttt_tui.widgets.explain_text import ExplainText
 from ttt_tui.widgets.explorer_board import ExplorerBoard
 from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.move_tree import MoveTree, Path
+from ttt_tui.widgets.relayout import relayout_if_resized
 from ttt_tui.widgets.search_counts import SearchCounts
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -200,6 +201,8 @@ class ExplorerScreen(BaseScreen[None]):
         # Built at the explored board's size: its cursor then stays off the board.
         self.board_view = ExplorerBoard(self.model.view().board)
         self.heading = Static(id="explorer-heading")
+        self._heading = ""
+        """What the heading shows."""
         self.why_text = ExplainText()
         self.line_view = BestLine()
         self.count_view = SearchCounts()
@@ -271,7 +274,10 @@ class ExplorerScreen(BaseScreen[None]):
     def _show(self) -> None:
         """Push the model's view down: the heading, the board and the tab shown."""
         view = self.model.view()
-        self.heading.update(view.heading)
+        if view.heading != self._heading:
+            self._heading = view.heading
+            self.heading.update(view.heading, layout=False)
+            relayout_if_resized(self.heading)
         self.board_view.state = view.board
         match view.tab:
             case Tab.WHY:

@@ -11,6 +11,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ttt_tui.teach.explorer import CountRow
+from ttt_tui.widgets.relayout import relayout_if_resized
 
 STATE_CLASSES = {
     "done": "search-counts--done",
@@ -40,10 +41,14 @@ class SearchCounts(Widget):
     """
     COMPONENT_CLASSES: ClassVar[set[str]] = set(STATE_CLASSES.values())
 
-    rows: reactive[tuple[CountRow, ...]] = reactive((), layout=True)
-    """One row a search."""
+    rows: reactive[tuple[CountRow, ...]] = reactive(())
+    """One row a search. A count's progress (ten a second) repaints the table; the
+    screen is laid out again only if the table's height changes (`watch_rows`)."""
     note: reactive[str] = reactive("", layout=True)
     """The comparison under the table, or what to press."""
+
+    def watch_rows(self) -> None:
+        relayout_if_resized(self)
 
     def render(self) -> Group:
         if not self.rows:
