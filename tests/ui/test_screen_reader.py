@@ -86,6 +86,32 @@ async def test_the_announcement_line_shows_only_in_screen_reader_mode() -> None:
         assert "X plays c1. O plays " in drawn_text(app)
 
 
+async def test_the_hidden_announcement_line_lays_nothing_out() -> None:
+    """Out of screen-reader mode the line is hidden, yet every move rewrote it and had
+    Textual lay the whole screen out again; now only a shown line whose height changed
+    does. Shown again, it has the latest words."""
+    app = make_app(ScriptedAI(4, 2))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        line = screen.query_one("#announcement", Static)
+        layouts: list[object] = []
+        refresh = line.refresh
+
+        def recording(*regions: object, **options: object) -> Static:
+            if options.get("layout"):
+                layouts.append(options)
+            return refresh(*regions, **options)  # type: ignore[arg-type]
+
+        line.refresh = recording  # type: ignore[method-assign]
+        await play(pilot, "1")
+        assert said(pilot).startswith("X plays a1. O plays b2.")
+        assert layouts == []
+        screen.action_toggle_screen_reader()
+        await settle(pilot)
+        assert line.display and said(pilot) == "Screen-reader mode on. Your move."
+        assert "Screen-reader mode on. Your move." in drawn_text(app)
+
+
 async def test_in_screen_reader_mode_the_cursor_sits_on_the_focused_square_s_number() -> None:
     app = make_app(ScriptedAI(), screen_reader=True, settings=Settings(mode=Mode.TWO_PLAYERS))
     async with app.run_test(size=SIZE) as pilot:

@@ -38,6 +38,7 @@ from ttt_tui.storage.saver import Saver
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.move_box import MoveBox
+from ttt_tui.widgets.relayout import relayout_if_resized
 from ttt_tui.widgets.sidebar import HEIGHTS, Sidebar, spacing_for
 
 if TYPE_CHECKING:
@@ -422,8 +423,13 @@ class GameScreen(BaseScreen[None]):
 
     def say(self, sentences: str) -> None:
         """Write sentences on the announcement line, in place of the last ones (shown in
-        screen-reader mode, for a screen reader or a braille display to read)."""
-        self.query_one("#announcement", Static).update(sentences)
+        screen-reader mode, for a screen reader or a braille display to read). Hidden,
+        the line keeps its words for when it is shown, and lays nothing out: Textual
+        would lay the whole screen out again for every move."""
+        line = self.query_one("#announcement", Static)
+        line.update(sentences, layout=False)
+        if line.display:
+            relayout_if_resized(line)
 
     def _tell_what_changed(self, notice: str) -> None:
         """Say what changed since the listener was last told: the moves, the game's end,
