@@ -188,6 +188,7 @@ def test_a_quick_run_prints_every_table_and_goal() -> None:
         "counting in a thread of the app",
     ):
         assert re.search(rf"\| {re.escape(name)} +\| +[\d.]+ m?s \| +[\d.]+ m?s \|", out), out
+    assert re.search(r"Key to screen for 3 cursor moves a variant \(of 3: ", out), out
     assert re.search(r"p95 while searching within 1.5x idle: [\d.]+x, (met|not met)", out)
     assert re.search(r"p95 while counting within 1.5x idle: [\d.]+x, (met|not met)", out)
     assert re.search(r"nothing left to count: \d+ times? \(counting in the search process\)", out)
