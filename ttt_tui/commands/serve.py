@@ -40,10 +40,8 @@ import contextlib
 import html
 import ipaddress
 import logging
-import os
 import shlex
 import signal
-import subprocess
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -135,8 +133,11 @@ class GameServer(Server):
     ) -> None:
         self.argv = tab_argv(game_argv)
         """Each tab's game's command line."""
-        command = subprocess.list2cmdline(self.argv) if os.name == "nt" else shlex.join(self.argv)
-        super().__init__(command, host=host, port=port, title="ttt-tui", public_url=public_url)
+        # textual-serve's own handlers, which would run this command, are not used: each
+        # tab's `TabService` is handed its game by `_game`.
+        super().__init__(
+            shlex.join(self.argv), host=host, port=port, title="ttt-tui", public_url=public_url
+        )
         self.fixed_url = public_url.rstrip("/") if public_url else None
         """The address browsers use, if given; else the one each browser asked for."""
         self.max_games = max_games
