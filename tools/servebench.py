@@ -40,6 +40,7 @@ from pathlib import Path
 import aiohttp
 import pyte
 
+from tools.searchbench import process_cpu
 from tools.uibench import SIZE, BenchError, Lines, Seconds, Subject, child_env, package_root
 from ttt_tui.commands.serve import TAKEN, WAITING
 
@@ -52,15 +53,6 @@ ENDED_TIMEOUT = 10.0
 
 WEBSOCKET_URL = re.compile(r'data-session-websocket-url="([^"]+)"')
 """Where textual-serve's page names the websocket its script connects to."""
-
-
-def process_cpu(pid: int) -> float:
-    """A process's CPU time so far, in clock ticks (0 once it has gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return float(int(fields[11]) + int(fields[12]))
 
 
 def pids_logged(message: str, log: str) -> set[int]:
@@ -140,14 +132,17 @@ class WebServer(contextlib.AbstractContextManager["WebServer"]):
         return f"http://127.0.0.1:{self.port}/"
 
     def games(self) -> set[int]:
-        """The app processes the server runs now (its children's children included)."""
+        """The processes the server has started that run now: every other process of
+        the session it leads (its apps, and the shell textual-serve starts one through;
+        a game's search process has a session of its own)."""
         found: set[int] = set()
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
             with contextlib.suppress(OSError, IndexError, ValueError):
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                if int(fields[3]) == self.process.pid and int(entry.name) != self.process.pid:
+                # After the command's name: state, parent, group, session, ...
+                session = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[3])
+                if session == self.process.pid and int(entry.name) != self.process.pid:
                     found.add(int(entry.name))
         return found
 
@@ -163,7 +158,10 @@ class WebServer(contextlib.AbstractContextManager["WebServer"]):
         before: dict[int, float] = {}
         while True:
             waiting = self.waiting()
-            now = {pid: process_cpu(pid) for pid in waiting}
+            now = {}
+            for pid in waiting:
+                with contextlib.suppress(OSError):  # gone: not waiting any more
+                    now[pid] = process_cpu(pid)
             if len(waiting) >= self.warm and now == before:
                 return
             if time.monotonic() > deadline:
