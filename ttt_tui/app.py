@@ -10,7 +10,7 @@ import random
 import re
 import signal
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -150,13 +150,15 @@ class TicTacToeApp(AppFixes[None]):
         searcher: Searcher | None = None,
         bot: BotPlayer | None = None,
         screen_reader: bool = False,
+        after_first_frame: Callable[[], None] | None = None,
     ) -> None:
         """Settings come from ``store`` unless given; ``difficulty``, ``board`` and
         ``mark`` override them, as the command line does. ``store`` defaults to one
         that saves nothing, as tests want; ``searcher`` to a `SearchProcess` that
         lives as long as the app. ``bot``, the learner's (started), is offered as a
         level and closed with the app. ``screen_reader`` turns screen-reader mode on
-        for this run (`ttt-tui --screen-reader`)."""
+        for this run (`ttt-tui --screen-reader`). ``after_first_frame`` is called once the
+        first frame is drawn (the launch's own work, `ttt_tui.commands.play`)."""
         super().__init__()
         self.register_theme(HIGH_CONTRAST)
         self.store = store or Store(enabled=False)
@@ -203,6 +205,7 @@ class TicTacToeApp(AppFixes[None]):
         """Ends the app when its terminal, or its web server, goes without a signal."""
         self._last_resort = LastResort(LAST_RESORT_SECONDS, 128 + signal.SIGHUP)
         """Ends the process outright if it outlives its terminal by that long."""
+        self._after_first_frame = after_first_frame
         self.last_words: list[str] = []
         """What to tell the person once the app has gone: notices about the last saves,
         and what could not be saved."""
@@ -244,6 +247,8 @@ class TicTacToeApp(AppFixes[None]):
     def _start_behind_first_frame(self) -> None:
         self.saver.start()
         self.searcher.start()
+        if self._after_first_frame is not None:
+            self._after_first_frame()
 
     async def on_unmount(self) -> None:
         """Every way out ends here, once: q, the palette's Quit, a browser tab closing or

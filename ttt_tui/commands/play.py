@@ -7,6 +7,7 @@ import gc
 import os
 import stat
 import sys
+import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -83,17 +84,39 @@ def _play(args: argparse.Namespace, bot: BotPlayer | None) -> int:
     if problem is not None:
         print(f"ttt-tui: {problem}", file=sys.stderr)
         return 2
-    # What the imports make (modules, classes, functions) lives as long as the game:
-    # no collection while they load, then out of the collector's way for good, so that
-    # no full collection walks them (one, as the first frame was drawn, took 12-14 ms;
-    # docs/performance.md).
+    # No garbage collection until the first frame is drawn: what is made before it (the
+    # modules, their classes, the widgets) lives as long as the game, and a full
+    # collection walked all of it in the middle of the first frame (12-14 ms;
+    # docs/performance.md). Then it is moved out of the collector's way for good.
     gc.disable()
     try:
-        from ttt_tui.app import TicTacToeApp
-        from ttt_tui.storage import Store
+        return _run(args, bot)
     finally:
+        gc.enable()
+
+
+def _run(args: argparse.Namespace, bot: BotPlayer | None) -> int:
+    from ttt_tui.app import TicTacToeApp
+    from ttt_tui.compat.css_cache import FILE_NAME, ParsedCss, encode
+    from ttt_tui.storage import Store
+    from ttt_tui.storage.cache import CacheFile
+
+    # Textual's stylesheets, parsed by an earlier launch (`ttt_tui.compat.css_cache`).
+    css_file = CacheFile(FILE_NAME)
+    parsed_css = ParsedCss.from_bytes(css_file.read())
+    parsed_css.install()
+
+    def after_first_frame() -> None:
         gc.freeze()
         gc.enable()
+        if parsed_css.stale and not args.no_save:
+            contents = parsed_css.contents()
+            threading.Thread(
+                target=lambda: css_file.write(encode(contents)),
+                name="ttt-tui parsed CSS",
+                daemon=True,
+            ).start()
+
     app = TicTacToeApp(
         store=Store(enabled=not args.no_save),
         difficulty=args.difficulty,
@@ -103,8 +126,12 @@ def _play(args: argparse.Namespace, bot: BotPlayer | None) -> int:
         seed=args.seed,
         bot=bot,
         screen_reader=args.screen_reader or os.environ.get(SCREEN_READER_ENV) == "1",
+        after_first_frame=after_first_frame,
     )
-    app.run()
+    try:
+        app.run()
+    finally:
+        parsed_css.uninstall()
     if app.crash_message:
         # Plain text, not through Rich, which would wrap or crop it to the terminal's
         # width and break the report's path in two.
