@@ -32,8 +32,8 @@ import pytest
 from tests.support.browser import CHROMIUM_ENV, Page, chromium, find_chromium
 from tests.support.serving import Terminal, first_frame, served, square_name
 from tests.support.terminal import DEADLINE
-from ttt_tui.compat.header import ICON
 from ttt_tui.storage import Store
+from ttt_tui.widgets.title_bar import ICON
 
 pytestmark = [
     pytest.mark.skipif(

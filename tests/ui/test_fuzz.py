@@ -86,6 +86,7 @@ from ttt_tui.widgets.score import Score
 from ttt_tui.widgets.sidebar import Sidebar
 from ttt_tui.widgets.square import background
 from ttt_tui.widgets.status import StatusLine
+from ttt_tui.widgets.title_bar import TitleBar
 
 DEFAULT_SEEDS = (194,)
 """Seeds of the short run in the normal suite: the regression seed, whose 150 events
@@ -181,7 +182,17 @@ EVENT_KINDS: tuple[tuple[str, float], ...] = (
 )
 """Each kind of event and how often it comes."""
 
-CLICKABLE = (BoardView, Choice, Checkbox, Button, FooterKey, DataTable, OptionList, Static)
+CLICKABLE = (
+    BoardView,
+    Choice,
+    Checkbox,
+    Button,
+    FooterKey,
+    DataTable,
+    OptionList,
+    Static,
+    TitleBar,
+)
 """Widgets that the targeted clicks aim at, on whichever screen is on top."""
 
 

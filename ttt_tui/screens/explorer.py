@@ -22,7 +22,6 @@ from textual.message import Message
 from textual.widgets import Static, TabbedContent, TabPane
 from textual.worker import Worker
 
-from ttt_tui.compat.header import SafeHeader
 from ttt_tui.engine import Analysis, Board, Progress, SearchCancelled
 from ttt_tui.engine.minimax import Count, CountProgress, Search
 from ttt_tui.screens.base import BaseScreen
@@ -36,6 +35,7 @@ from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.move_tree import MoveTree, Path
 from ttt_tui.widgets.relayout import relayout_if_resized
 from ttt_tui.widgets.search_counts import SearchCounts
+from ttt_tui.widgets.title_bar import TitleBar
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 HEADING = 2
@@ -214,7 +214,7 @@ class ExplorerScreen(BaseScreen[None]):
         """Tree nodes opened whose moves are on their way, by position."""
 
     def compose(self) -> ComposeResult:
-        yield SafeHeader()
+        yield TitleBar()
         with Horizontal(id="explorer-top"):
             yield self.move_tree
             with Vertical(id="explorer-side"):

@@ -18,7 +18,6 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from ttt_tui.compat.cursor import show_terminal_cursor
-from ttt_tui.compat.header import SafeHeader
 from ttt_tui.engine import Analysis, Cell, Difficulty, Progress, SearchCancelled
 from ttt_tui.play.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session, Work
 from ttt_tui.play.settings import BOT, BoardSize, Level, Mode
@@ -40,6 +39,7 @@ from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.move_box import MoveBox
 from ttt_tui.widgets.relayout import relayout_if_resized
 from ttt_tui.widgets.sidebar import HEIGHTS, Sidebar, spacing_for
+from ttt_tui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from ttt_tui.bots.player import BotPlayer
@@ -270,7 +270,7 @@ class GameScreen(BaseScreen[None]):
     def compose(self) -> ComposeResult:
         self.add_class(spacing_for(self.app.size.height))
         view = self.session.view()
-        yield SafeHeader()
+        yield TitleBar()
         with Horizontal(id="main"):
             yield BoardView(view.board, id="board")
             yield Sidebar(view)

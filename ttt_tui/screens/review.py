@@ -20,7 +20,6 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ttt_tui.compat.header import SafeHeader
 from ttt_tui.compat.option_list import SafeOptionList
 from ttt_tui.engine import (
     Analysis,
@@ -37,6 +36,7 @@ from ttt_tui.search.client import Searcher
 from ttt_tui.teach.review import RESULT_WORDS, Label, positions, result_of, review
 from ttt_tui.widgets.explorer_board import ExplorerBoard
 from ttt_tui.widgets.footer import GameFooter
+from ttt_tui.widgets.title_bar import TitleBar
 
 MIN_WIDTH, MIN_HEIGHT = 60, 20
 """The smallest terminal the review lays out in."""
@@ -164,7 +164,7 @@ class ReviewScreen(BaseScreen[None]):
         self.sub_title = f"review of a {n}x{n} game"
 
     def compose(self) -> ComposeResult:
-        yield SafeHeader()
+        yield TitleBar()
         with Horizontal(id="review-main"):
             yield self.board_view
             with Vertical(id="review-side"):

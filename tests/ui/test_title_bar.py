@@ -1,0 +1,136 @@
+"""The title bar (`ttt_tui.widgets.title_bar`): drawn as Textual's header draws its
+three widgets, the palette's icon that opens the palette, and an app that quits before
+its first frame."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from pathlib import Path
+
+import pytest
+from rich.style import Style
+from textual import messages
+from textual.app import App, ComposeResult
+from textual.command import CommandPalette
+from textual.widgets import Header
+
+from tests.support import SIZE, make_app, settle, start
+from ttt_tui.play.settings import BoardSize
+from ttt_tui.screens.game import GameScreen
+from ttt_tui.widgets.title_bar import ICON, ICON_TOOLTIP, TitleBar
+
+
+class Titled(App[None]):
+    """A title and a sub-title over one top line: Textual's header, or the title bar."""
+
+    def __init__(self, textual_s: bool, title: str) -> None:
+        super().__init__()
+        self.textual_s = textual_s
+        self.title = title
+        self.sub_title = "tic-tac-toe vs minimax"
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon=ICON) if self.textual_s else TitleBar()
+
+
+def look(style: Style, blank: bool = False) -> tuple[object, ...]:
+    """What a cell's style shows: its background, and unless it is ``blank``, its
+    colour, bold and dim."""
+    return (style.bgcolor,) if blank else (style.color, style.bgcolor, style.bold, style.dim)
+
+
+async def top_line(textual_s: bool, width: int) -> tuple[list[tuple[object, ...]], int]:
+    """Each cell's look on the top line (its text is the title bar's), and the
+    title's first column."""
+    text = await title_bar_text(width)
+    app = Titled(textual_s, "ttt-tui")
+    async with app.run_test(size=(width, 5)) as pilot:
+        await pilot.pause()
+        styles = [look(app.screen.get_style_at(x, 0), text[x] == " ") for x in range(width)]
+        if textual_s:
+            title = app.screen.query_one(Header).children[1]  # icon, title, clock's space
+            shown = str(title.render())
+            room = title.content_region.width
+            start = title.content_region.x + max(room - len(shown), 0) // 2
+        else:
+            start = app.screen.query_one(TitleBar).render().plain.index("ttt-tui")
+        return styles, start
+
+
+async def title_bar_text(width: int) -> str:
+    """The title bar's line at ``width`` columns."""
+    app = Titled(False, "ttt-tui")
+    async with app.run_test(size=(width, 5)) as pilot:
+        await pilot.pause()
+        return app.screen.query_one(TitleBar).render().plain
+
+
+@pytest.mark.parametrize("width", [100, 61, 40])
+async def test_the_line_is_drawn_as_textual_s_header_draws_it(width: int) -> None:
+    assert await top_line(False, width) == await top_line(True, width)
+
+
+async def test_a_title_too_long_for_the_line_ends_in_an_ellipsis() -> None:
+    app = Titled(False, "ttt-tui")
+    async with app.run_test(size=(30, 5)) as pilot:
+        await pilot.pause()
+        line = app.screen.query_one(TitleBar).render().plain
+        assert line.startswith(f" {ICON}")
+        assert len(line) == 30
+        assert line[8:20] == "ttt-tui — t…"  # 12 columns between the icon and the right
+
+
+async def test_a_click_on_the_icon_opens_the_palette_and_on_the_title_nothing() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await pilot.click(TitleBar, offset=(40, 0))
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        await pilot.click(TitleBar, offset=(1, 0))
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette)
+
+
+async def test_the_icon_under_the_pointer_is_lit_and_says_what_it_does() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        bar = app.screen.query_one(TitleBar)
+        before = look(app.screen.get_style_at(1, 0))
+        await pilot.hover(TitleBar, offset=(2, 0))
+        await settle(pilot)
+        assert look(app.screen.get_style_at(1, 0)) != before
+        assert look(app.screen.get_style_at(9, 0)) == before
+        assert bar.tooltip == ICON_TOOLTIP
+        await pilot.hover(TitleBar, offset=(40, 0))
+        await settle(pilot)
+        assert look(app.screen.get_style_at(1, 0)) == before
+        assert bar.tooltip is None
+
+
+async def test_a_new_title_is_drawn() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        app.screen.sub_title = "another"
+        await settle(pilot)
+        assert "ttt-tui — another" in app.screen.query_one(TitleBar).render().plain
+
+
+async def test_a_quit_before_the_first_frame_is_clean(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app told to quit before anything is drawn, as Textual's web driver tells it
+    when a browser tab closes straight after opening: Textual's header updated its
+    title from a coroutine that the app ran while shutting down, after the title had
+    gone (``NoMatches`` for ``HeaderTitle``, exit status 1 and a crash report)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where a crash report would go
+    for board in (None, BoardSize.FIVE):  # 5x5's screen has a subtitle of its own
+        app = make_app(board=board)
+        run = asyncio.create_task(app.run_async(headless=True, size=SIZE))
+        app.post_message(messages.ExitApp())  # the first message it reads
+        await run
+        assert app.crash_report is None
+        assert app.return_code in (None, 0)  # an exit nobody asked for a code for

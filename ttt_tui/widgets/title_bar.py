@@ -1,0 +1,111 @@
+"""The top line: the command palette's icon, and the titles.
+
+One widget, drawn as Textual's ``Header`` draws its three (an icon, the title,
+the clock's space): the same line, at a quarter of the cost of mounting, styling
+and drawing four widgets as the first frame is made (docs/performance.md). The
+titles are read when the line is drawn, so it never looks for a part that has
+gone: Textual's header, watching them, crashed an app closed before its first
+frame (``NoMatches`` for its title; Textualize/textual PR #4817).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.events import Click, Leave, MouseMove
+from textual.widget import Widget
+
+ICON = "≡"
+"""The icon (a click on it opens the command palette): a menu's sign. Textual's, ⭘
+(U+2B58), is in none of Roboto Mono (the font of textual-serve's page), DejaVu Sans
+Mono or Liberation Mono, so a browser showed a missing-glyph box for it; this one is
+in all of them, and in the WGL4 set nearly every font covers."""
+
+ICON_WIDTH = 8
+"""Columns of the icon's area at the left, the icon one column in (as Textual's)."""
+
+RIGHT_WIDTH = 10
+"""Columns kept blank at the right, where Textual's header has its clock."""
+
+ICON_TOOLTIP = "Open the command palette"
+"""What the icon says under the pointer."""
+
+
+class TitleBar(Widget):
+    """The palette's icon at the left, and the screen's title and sub-title (or the
+    app's) centred in the rest of the line."""
+
+    DEFAULT_CSS = """
+    TitleBar {
+        dock: top;
+        width: 100%;
+        height: 1;
+        background: $panel;
+        color: $foreground;
+        .title-bar--icon-hover {
+            background: $foreground 10%;
+        }
+    }
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"title-bar--icon-hover"}
+
+    ALLOW_SELECT = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._over_icon = False
+        """Whether the pointer is over the icon."""
+
+    def on_mount(self) -> None:
+        for node in (self.app, self.screen):
+            self.watch(node, "title", self._retitle, init=False)
+            self.watch(node, "sub_title", self._retitle, init=False)
+
+    def _retitle(self) -> None:
+        self.refresh()
+
+    def title(self) -> Text:
+        """The titles as shown: the screen's, else the app's, the sub-title dim after a
+        dash (as Textual's ``App.format_title``)."""
+        screen, app = self.screen, self.app
+        title = screen.title if screen.title is not None else app.title
+        sub_title = screen.sub_title if screen.sub_title is not None else app.sub_title
+        text = Text(title)
+        if sub_title:
+            text.append(" — ", style="dim")
+            text.append(sub_title, style="dim")
+        return text
+
+    def render(self) -> Text:
+        width = self.size.width
+        icon = f" {ICON}".ljust(ICON_WIDTH)[:width]
+        icon_style = (
+            self.get_component_rich_style("title-bar--icon-hover") if self._over_icon else ""
+        )
+        middle = max(width - ICON_WIDTH - RIGHT_WIDTH, 0)
+        title = self.title()
+        title.truncate(middle, overflow="ellipsis")
+        left = (middle - title.cell_len) // 2
+        line = Text.assemble((icon, icon_style), " " * left, title, no_wrap=True, overflow="crop")
+        line.pad_right(max(width - line.cell_len, 0))
+        return line
+
+    def on_mouse_move(self, event: MouseMove) -> None:
+        self._hover_icon(event.x < ICON_WIDTH)
+
+    def on_leave(self, event: Leave) -> None:
+        self._hover_icon(False)
+
+    def _hover_icon(self, over: bool) -> None:
+        if over != self._over_icon:
+            self._over_icon = over
+            self.tooltip = ICON_TOOLTIP if over else None
+            self.refresh()
+
+    async def on_click(self, event: Click) -> None:
+        """A click on the icon opens the command palette."""
+        if event.x < ICON_WIDTH and self.app.ENABLE_COMMAND_PALETTE:
+            event.stop()
+            await self.run_action("app.command_palette")
