@@ -28,7 +28,6 @@ from textual.drivers._writer_thread import MAX_QUEUED_WRITES as MAX_QUEUED_WRITE
 from textual.drivers._writer_thread import WriterThread as WriterThread
 from textual.geometry import Offset
 from textual.pilot import Pilot
-from textual.widgets._footer import FooterKey as FooterKey
 from textual.widgets._toast import Toast as Toast
 from textual.worker import WorkerCancelled, WorkerState
 
@@ -51,6 +50,7 @@ from ttt_tui.search.client import Analyzer, MoveChooser, Searcher, ThreadSearche
 from ttt_tui.storage import GAMES_FILE
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
+from ttt_tui.widgets.footer import FooterItem, GameFooter
 from ttt_tui.widgets.square import SquareLook, background
 from ttt_tui.widgets.status import StatusLine
 
@@ -522,14 +522,14 @@ async def footer_keys(pilot: Pilot[None]) -> list[str]:
                 )
         return list(by_action.values())
 
-    def shown() -> list[FooterKey]:
-        return [key for key in screen.query(FooterKey) if not key.has_class("-command-palette")]
+    def shown() -> list[FooterItem]:
+        return [item for item in screen.query_one(GameFooter).items if not item.palette]
 
     def caught_up() -> bool:
-        return [(key.description, not key.has_class("-disabled")) for key in shown()] == wanted()
+        return [(item.description, item.enabled) for item in shown()] == wanted()
 
     await until(pilot, caught_up, f"the footer shows {wanted()}")
-    return [f"{key.key_display} {key.description}" for key in shown()]
+    return [f"{item.key_display} {item.description}" for item in shown()]
 
 
 # Playing a whole game ------------------------------------------------------------
@@ -622,9 +622,8 @@ class LockHolder:
 
 # Textual internals the tests truly need, each wrapped once here ------------------
 
-# Imported above for the tests, as ``textual.widgets`` does not export them:
-# `FooterKey`, a key in Textual's footer (the footer tests and the fuzz find keys by
-# it), and `Toast`, a notification on screen.
+# Imported above for the tests, as ``textual.widgets`` does not export it: `Toast`,
+# a notification on screen.
 
 
 def app_exception(app: TicTacToeApp) -> BaseException | None:

@@ -3,9 +3,17 @@ plays."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+import pytest
+from rich.style import Style
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.events import AppBlur
+from textual.widgets import Footer, Static
+
 from tests.support import (
     SIZE,
-    FooterKey,
     ScriptedAI,
     footer_keys,
     make_app,
@@ -17,6 +25,7 @@ from tests.support import (
 from ttt_tui.play.settings import Mode, Settings
 from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import EXPLORE_KEY_WIDTH
+from ttt_tui.widgets.footer import COMFORTABLE_WIDTH, GameFooter
 from ttt_tui.widgets.score import Score
 
 
@@ -58,8 +67,8 @@ async def test_explore_is_offered_where_the_footer_has_room_and_e_works_anywhere
         screen = await start(pilot)
         await play(pilot, "1", "2", "u")
         assert "e Explore" in await footer_keys(pilot)
-        for key in screen.query(FooterKey):
-            assert key.region.right <= EXPLORE_KEY_WIDTH, f"{key.description} is cut"
+        for item, _start, end in screen.query_one(GameFooter).placed():
+            assert end <= EXPLORE_KEY_WIDTH, f"{item.description} is cut"
 
         await resize(pilot, EXPLORE_KEY_WIDTH - 1, 30)
         assert "e Explore" not in await footer_keys(pilot)
@@ -96,3 +105,179 @@ async def test_the_score_names_its_board_and_the_title_who_plays() -> None:
         screen.apply(screen.session.set_mode(Mode.HUMAN_VS_AI))
         await settle(pilot)
         assert screen.sub_title == "4x4, four in a row, vs minimax"
+
+
+# The footer itself: drawn as Textual's, following its screen's keys ---------------------
+
+
+class Keys(App[None]):
+    """Four keys, Undo disabled, and Textual's footer or the game's under a Static."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move", "Move", key_display="↑↓←→"),
+        Binding("n", "new", "New", tooltip="A new game"),
+        Binding("u", "undo", "Undo"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, textual_s: bool = False) -> None:
+        super().__init__()
+        self.textual_s = textual_s
+        self.pressed: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("the screen")
+        yield Footer() if self.textual_s else GameFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None if action == "undo" else True
+
+    def action_new(self) -> None:
+        self.pressed.append("n")
+
+    def action_move(self) -> None:
+        self.pressed.append("up")
+
+
+def look(style: Style, blank: bool) -> tuple[object, ...]:
+    """What a cell's style shows: its background, and unless it is ``blank``, its
+    colour, bold and dim."""
+    return (style.bgcolor,) if blank else (style.color, style.bgcolor, style.bold, style.dim)
+
+
+async def bottom_line(textual_s: bool, width: int, hover: int | None) -> list[object]:
+    """Each cell's look on the bottom line, the pointer over column ``hover``, and
+    where each key is."""
+    app = Keys(textual_s)
+    async with app.run_test(size=(width, 5)) as pilot:
+        if textual_s:
+            textual_footer = app.query_one(Footer)
+            textual_footer.compact = width < COMFORTABLE_WIDTH
+            textual_footer.show_command_palette = width >= COMFORTABLE_WIDTH
+        else:
+            app.query_one(GameFooter).fit(width)
+        await pilot.pause()
+        await pilot.pause()
+        if hover is not None:
+            await pilot.hover(offset=(hover, 4))
+            await pilot.pause()
+        ours = app.query_one(GameFooter) if not textual_s else None
+        if ours is None:
+            spots = sorted((key.region.x, key.region.right) for key in app.query("FooterKey"))
+        else:
+            spots = sorted((start, end) for _item, start, end in ours.placed())
+        spots = [(start, end) for start, end in spots if start < width]  # on the screen
+        text = await game_footer_text(width)
+        cells = [look(app.screen.get_style_at(x, 4), text[x] == " ") for x in range(width)]
+        return [spots, cells]
+
+
+async def game_footer_text(width: int) -> str:
+    """The game's footer's line at ``width`` columns."""
+    app = Keys()
+    async with app.run_test(size=(width, 5)) as pilot:
+        footer = app.query_one(GameFooter)
+        footer.fit(width)
+        await pilot.pause()
+        return footer.render().plain.ljust(width)
+
+
+@pytest.mark.parametrize(
+    ("width", "hover"),
+    [(100, None), (100, 2), (100, 95), (60, None), (60, 12), (12, None)],
+    ids=[
+        "wide",
+        "wide, over a key",
+        "wide, over the palette's",
+        "narrow",
+        "narrow, over Undo",
+        "cut",
+    ],
+)
+async def test_the_keys_are_drawn_as_textual_s_footer_draws_them(
+    width: int, hover: int | None
+) -> None:
+    assert await bottom_line(False, width, hover) == await bottom_line(True, width, hover)
+
+
+async def test_the_footer_shows_its_screen_s_keys_from_the_start() -> None:
+    """Textual's footer stays empty until its screen first says its bindings changed:
+    a dialog opened as the game started (a key typed at once) kept the game's footer
+    blank behind it, which the real-terminal fuzz saw as a screen drawn for another
+    size."""
+
+    class Bare(App[None]):
+        BINDINGS: ClassVar[list[BindingType]] = [Binding("n", "new", "New")]
+
+        def compose(self) -> ComposeResult:
+            yield Static("the screen")
+
+    app = Bare()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        footer = GameFooter()
+        await app.screen.mount(footer)  # no bindings change follows
+        await pilot.pause()
+        assert "n New" in footer.render().plain
+
+
+async def test_the_footer_follows_the_width_while_the_terminal_has_lost_focus() -> None:
+    """Textual's footer does not rebuild while the app is unfocused: a terminal
+    resized after a focus-out report kept the palette's key and cut "q Quit" (the
+    long real-terminal fuzz, seed 12; a tiling window manager resizes windows
+    nobody is typing in)."""
+    app = Keys()
+    async with app.run_test(size=(100, 24)) as pilot:
+        footer = app.query_one(GameFooter)
+        footer.fit(100)
+        await pilot.pause()
+        assert "^p palette" in footer.render().plain
+        app.post_message(AppBlur())
+        await pilot.pause()
+        assert not app.app_focus
+        footer.fit(60)
+        await pilot.pause()
+        assert footer.render().plain.split() == [
+            "↑↓←→",
+            "Move",
+            "n",
+            "New",
+            "u",
+            "Undo",
+            "q",
+            "Quit",
+        ]
+
+
+async def test_a_press_on_a_key_presses_it_and_on_a_disabled_one_rings() -> None:
+    app = Keys()
+    bells: list[None] = []
+    app.bell = lambda: bells.append(None)  # type: ignore[method-assign]
+    async with app.run_test(size=(60, 5)) as pilot:
+        footer = app.query_one(GameFooter)
+        footer.fit(60)
+        await pilot.pause()
+        spots = {item.key: (start, end) for item, start, end in footer.placed()}
+        await pilot.mouse_down(GameFooter, offset=(spots["n"][0] + 2, 0))
+        await pilot.mouse_down(GameFooter, offset=(spots["up"][1] - 1, 0))
+        await pilot.pause()
+        assert app.pressed == ["n", "up"]
+        await pilot.mouse_down(GameFooter, offset=(spots["u"][0], 0))
+        await pilot.pause()
+        assert app.pressed == ["n", "up"] and len(bells) == 1
+        await pilot.mouse_down(GameFooter, offset=(59, 0))  # no key there
+        await pilot.pause()
+        assert app.pressed == ["n", "up"] and len(bells) == 1
+
+
+async def test_a_key_under_the_pointer_says_what_its_tooltip_says() -> None:
+    app = Keys()
+    async with app.run_test(size=(60, 5)) as pilot:
+        footer = app.query_one(GameFooter)
+        footer.fit(60)
+        await pilot.pause()
+        spots = {item.key: (start, end) for item, start, end in footer.placed()}
+        await pilot.hover(GameFooter, offset=(spots["n"][0], 0))
+        assert footer.tooltip == "A new game"
+        await pilot.hover(GameFooter, offset=(spots["q"][0], 0))
+        assert footer.tooltip is None

@@ -52,7 +52,6 @@ from textual.worker import WorkerCancelled
 
 from tests.support import (
     SIZE,
-    FooterKey,
     StaleWatch,
     app_exception,
     from_the_driver,
@@ -81,6 +80,7 @@ from ttt_tui.search.client import Analyzer
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
+from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.history import History
 from ttt_tui.widgets.score import Score
 from ttt_tui.widgets.sidebar import Sidebar
@@ -187,7 +187,7 @@ CLICKABLE = (
     Choice,
     Checkbox,
     Button,
-    FooterKey,
+    GameFooter,
     DataTable,
     OptionList,
     Static,
@@ -798,7 +798,8 @@ class Fuzzer:
         x, y = min(max(x, 0), width - 1), min(max(y, 0), height - 1)
         under = self.widget_at(x, y)
         description = f"{self.index}: click ({x}, {y}) aiming at {what}, on {type(under).__name__}"
-        footer_key = next((w for w in self.ancestry(under) if isinstance(w, FooterKey)), None)
+        footer = next((w for w in self.ancestry(under) if isinstance(w, GameFooter)), None)
+        footer_key = None if footer is None else footer.item_at(x - footer.region.x)
         if footer_key is not None and footer_key.action in ("app.quit", "quit"):
             self.note(f"{description}: skipped, that is the Quit key")
             return

@@ -12,7 +12,6 @@ from textual.widgets import Checkbox, Static
 
 from tests.support import (
     SIZE,
-    FooterKey,
     GatedAI,
     ScriptedAI,
     Toast,
@@ -37,6 +36,7 @@ from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_SIZES, MIN_WIDTH, GameScreen
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
+from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.score import Score
 
 
@@ -151,8 +151,8 @@ async def test_every_footer_key_and_the_score_are_whole_at_advertised_sizes(
         screen = await (start_blocked(pilot, ai) if mode is Mode.AI_VS_AI else start(pilot))
         width = size[0]
         assert (await footer_keys(pilot))[-2:] == ["? Help", "q Quit"]
-        for key in screen.query(FooterKey):
-            assert key.region.right <= width, f"{key.description} is cut at {key.region}"
+        for item, _start, end in screen.query_one(GameFooter).placed():
+            assert end <= width, f"{item.description} is cut at column {end}"
         score = screen.query_one(Score)
         for line in str(score.render()).splitlines():
             assert len(line) <= score.content_size.width, line

@@ -17,8 +17,6 @@ one of them is gone or has changed.
 `driver`
     The mouse's side buttons, read as what they are; a terminal that hangs up,
     not taken for the end of a suspension.
-`footer`
-    A footer that is never blank and rebuilt only when its keys change.
 `hangup`
     A game whose terminal or server went without a signal ends; one that outlives
     its terminal is ended outright.
