@@ -212,6 +212,8 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         self._drawn: OrderedDict[SquareKey, list[Strip]] = OrderedDict()
         """Squares' lines as painted, by everything they depend on, the most recent last:
         a cursor going to and fro, or a square lit and unlit, is drawn once."""
+        self._spots: dict[SquareKey, Offset] = {}
+        """Where the terminal's cursor goes in a square painted as `_drawn` holds it."""
         self._styles: dict[tuple[str, bool], Style] = {}
         self._words = Wording()
         """The words the squares were last drawn with (see `words`)."""
@@ -272,19 +274,27 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         """Where the terminal's cursor goes while the board has the focus (a screen
         reader follows it): on the cursor square's number, between its pointers
         (``▶ 5 ◀``), or in the square's middle where it shows a mark."""
-        index = self.cursor
-        return self._spot_in(index, self._drawn.get(self._square_key(index), []))
+        key = self._square_key(self.cursor)
+        return self.content_region.offset + self._spot_in(key, self._drawn.get(key, []))
 
-    def _spot_in(self, index: Cell, lines: list[Strip]) -> Offset:
-        """The cursor's spot on the screen, in square ``index`` painted as ``lines``."""
-        region = self.square_region(index)
+    def _spot_in(self, key: SquareKey, lines: list[Strip]) -> Offset:
+        """The cursor's spot in the content area, in the square of ``key`` painted as
+        ``lines`` (kept while they are: a cursor square's every line asks for it)."""
+        spot = self._spots.get(key)
+        if spot is not None:
+            return spot
+        index, size = key[0], key[3]
+        region = self.square_region(index, size)
         spot = Offset(region.width // 2, region.height // 2)
         for y, line in enumerate(strip.text for strip in lines):
             pointer = line.find("▶")
             if pointer >= 0:
                 spot = Offset(line.find(str(index + 1), pointer), y)
                 break
-        return self.content_region.offset + region.offset + spot
+        spot = region.offset + spot
+        if lines:
+            self._spots[key] = spot
+        return spot
 
     def on_focus(self) -> None:
         follow_focus(self)
@@ -296,7 +306,10 @@ class BoardView(ClickTargets[Cell], can_focus=True):
     def words(self) -> Wording:
         """The words every square uses: the longest that fit the narrowest square with
         room to spare, for all the board's verdicts at once."""
-        narrowest = min(length for _, length in self._columns())
+        return self._words_within(self._columns())
+
+    def _words_within(self, columns: tuple[tuple[int, int], ...]) -> Wording:
+        narrowest = min(length for _, length in columns)
         if self._words_for != (self.state, narrowest):
             self._words_for = (self.state, narrowest)
             self._words = wording(self.state.verdicts.values(), narrowest)
@@ -308,6 +321,7 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         # A verdict that changes the board's wording changes squares whose look did not.
         if len(old) != len(self._looks) or self.words != old_words:
             self._drawn.clear()
+            self._spots.clear()
             self.refresh()
             return
         for index, (before, after) in enumerate(zip(old, self._looks, strict=True)):
@@ -326,17 +340,21 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         """Squares per side."""
         return self.state.board.n
 
-    def _columns(self) -> tuple[tuple[int, int], ...]:
-        return spans(self.content_size.width, self.n, GUTTER.width)
+    def _columns(self, size: Size | None = None) -> tuple[tuple[int, int], ...]:
+        """Each column's offset and width, in the content area (of ``size``, if given:
+        a widget's size is looked up through its screen, a cost on every line drawn)."""
+        return spans((size or self.content_size).width, self.n, GUTTER.width)
 
-    def _rows(self) -> tuple[tuple[int, int], ...]:
-        return spans(self.content_size.height, self.n, GUTTER.height)
+    def _rows(self, size: Size | None = None) -> tuple[tuple[int, int], ...]:
+        """Each row's offset and height, in the content area (of ``size``, if given)."""
+        return spans((size or self.content_size).height, self.n, GUTTER.height)
 
-    def square_region(self, index: Cell) -> Region:
-        """Where a square is drawn, relative to the board's content area."""
+    def square_region(self, index: Cell, size: Size | None = None) -> Region:
+        """Where a square is drawn, relative to the board's content area (of ``size``,
+        if given)."""
         row, col = divmod(index, self.n)
-        x, width = self._columns()[col]
-        y, height = self._rows()[row]
+        x, width = self._columns(size)[col]
+        y, height = self._rows(size)[row]
         return Region(x, y, width, height)
 
     def square_at(self, offset: Offset) -> Cell | None:
@@ -351,6 +369,7 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         """Styles changed (focus, theme): repaint every square in the new styles."""
         self._styles.clear()
         self._drawn.clear()
+        self._spots.clear()
         super().notify_style_update()
 
     def _gap_style(self) -> Style:
@@ -395,12 +414,17 @@ class BoardView(ClickTargets[Cell], can_focus=True):
 
         return draw(look, str(index + 1), width, height, style, self.words, smallest)
 
-    def _square_key(self, index: Cell) -> SquareKey:
+    def _square_key(
+        self, index: Cell, size: Size | None = None, words: Wording | None = None
+    ) -> SquareKey:
         """What square ``index``'s painted lines depend on: their key in `_drawn`."""
-        return (index, self.looks[index], index == self._hover, self.content_size, self.words)
+        size = size or self.content_size
+        return (index, self.looks[index], index == self._hover, size, words or self.words)
 
-    def _square_lines(self, index: Cell, width: int, height: int) -> list[Strip]:
-        key = self._square_key(index)
+    def _square_lines(
+        self, index: Cell, width: int, height: int, size: Size, words: Wording
+    ) -> list[Strip]:
+        key = self._square_key(index, size, words)
         lines = self._drawn.get(key)
         if lines is not None:
             self._drawn.move_to_end(key)
@@ -410,16 +434,19 @@ class BoardView(ClickTargets[Cell], can_focus=True):
             lines = [Strip(row.render(console, end=""), width) for row in rows]
             self._drawn[key] = lines
             if len(self._drawn) > DRAWN_SQUARES:
-                self._drawn.popitem(last=False)
+                oldest, _lines = self._drawn.popitem(last=False)
+                self._spots.pop(oldest, None)
         if index == self.cursor and has_the_cursor(self):
             # Painted in this frame, before Textual moves the terminal's cursor.
-            self.app.cursor_position = self._spot_in(index, lines)
+            self.app.cursor_position = self.content_region.offset + self._spot_in(key, lines)
         return lines
 
     def render_line(self, y: int) -> Strip:
-        width = self.content_size.width
+        size = self.content_size
+        width = size.width
         gap = self._gap_style()
-        rows = self._rows()
+        rows, columns = self._rows(size), self._columns(size)
+        words = self._words_within(columns)
         row = next(
             (
                 (index, y - top, height)
@@ -433,11 +460,12 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         index, line, height = row
         parts: list[Strip] = []
         x = 0
-        for col, (left, square_width) in enumerate(self._columns()):
+        n = len(columns)
+        for col, (left, square_width) in enumerate(columns):
             if left > x:
                 parts.append(Strip([Segment(" " * (left - x), gap)], left - x))
-            square = index * self.n + col
-            parts.append(self._square_lines(square, square_width, height)[line])
+            square = index * n + col
+            parts.append(self._square_lines(square, square_width, height, size, words)[line])
             x = left + square_width
         if width > x:
             parts.append(Strip([Segment(" " * (width - x), gap)], width - x))

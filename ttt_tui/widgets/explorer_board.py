@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual.geometry import Size
+
 from ttt_tui.play.view import BoardState
 from ttt_tui.widgets.board import EMPTY, GUTTER, BoardView, even_spans
 from ttt_tui.widgets.square import VerdictForm
@@ -44,8 +46,8 @@ class ExplorerBoard(BoardView, can_focus=False):
         super().__init__(state)
         self.set_reactive(BoardView.cursor, NO_CURSOR)
 
-    def _rows(self) -> tuple[tuple[int, int], ...]:
-        return even_spans(self.content_size.height, self.n, GUTTER.height)
+    def _rows(self, size: Size | None = None) -> tuple[tuple[int, int], ...]:
+        return even_spans((size or self.content_size).height, self.n, GUTTER.height)
 
     def watch_state(self, old: BoardState, new: BoardState) -> None:
         super().watch_state(old, new)
