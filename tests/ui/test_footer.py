@@ -145,9 +145,12 @@ def look(style: Style, blank: bool) -> tuple[object, ...]:
     return (style.bgcolor,) if blank else (style.color, style.bgcolor, style.bold, style.dim)
 
 
-async def bottom_line(textual_s: bool, width: int, hover: int | None) -> list[object]:
-    """Each cell's look on the bottom line, the pointer over column ``hover``, and
-    where each key is."""
+async def bottom_line(
+    textual_s: bool, width: int, hover: int | None, text: str = ""
+) -> tuple[list[tuple[int, int]], list[tuple[object, ...]], str]:
+    """Where each key is on the bottom line, each cell's look (its colours only where
+    ``text``, the game's footer's, is blank), and, for the game's footer, its text;
+    the pointer over column ``hover``."""
     app = Keys(textual_s)
     async with app.run_test(size=(width, 5)) as pilot:
         if textual_s:
@@ -161,25 +164,15 @@ async def bottom_line(textual_s: bool, width: int, hover: int | None) -> list[ob
         if hover is not None:
             await pilot.hover(offset=(hover, 4))
             await pilot.pause()
-        ours = app.query_one(GameFooter) if not textual_s else None
-        if ours is None:
+        if textual_s:
             spots = sorted((key.region.x, key.region.right) for key in app.query("FooterKey"))
         else:
+            ours = app.query_one(GameFooter)
             spots = sorted((start, end) for _item, start, end in ours.placed())
+            text = ours.render().plain.ljust(width)
         spots = [(start, end) for start, end in spots if start < width]  # on the screen
-        text = await game_footer_text(width)
         cells = [look(app.screen.get_style_at(x, 4), text[x] == " ") for x in range(width)]
-        return [spots, cells]
-
-
-async def game_footer_text(width: int) -> str:
-    """The game's footer's line at ``width`` columns."""
-    app = Keys()
-    async with app.run_test(size=(width, 5)) as pilot:
-        footer = app.query_one(GameFooter)
-        footer.fit(width)
-        await pilot.pause()
-        return footer.render().plain.ljust(width)
+        return spots, cells, text
 
 
 @pytest.mark.parametrize(
@@ -197,7 +190,8 @@ async def game_footer_text(width: int) -> str:
 async def test_the_keys_are_drawn_as_textual_s_footer_draws_them(
     width: int, hover: int | None
 ) -> None:
-    assert await bottom_line(False, width, hover) == await bottom_line(True, width, hover)
+    spots, cells, text = await bottom_line(False, width, hover)
+    assert (spots, cells) == (await bottom_line(True, width, hover, text))[:2]
 
 
 async def test_the_footer_shows_its_screen_s_keys_from_the_start() -> None:

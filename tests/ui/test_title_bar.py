@@ -40,35 +40,30 @@ def look(style: Style, blank: bool = False) -> tuple[object, ...]:
     return (style.bgcolor,) if blank else (style.color, style.bgcolor, style.bold, style.dim)
 
 
-async def top_line(textual_s: bool, width: int) -> tuple[list[tuple[object, ...]], int]:
-    """Each cell's look on the top line (its text is the title bar's), and the
-    title's first column."""
-    text = await title_bar_text(width)
+async def top_line(
+    textual_s: bool, width: int, text: str = ""
+) -> tuple[list[tuple[object, ...]], int, str]:
+    """Each cell's look on the top line (its colours only where ``text``, the title
+    bar's, is blank), the title's first column, and for the title bar, its text."""
     app = Titled(textual_s, "ttt-tui")
     async with app.run_test(size=(width, 5)) as pilot:
         await pilot.pause()
-        styles = [look(app.screen.get_style_at(x, 0), text[x] == " ") for x in range(width)]
         if textual_s:
             title = app.screen.query_one(Header).children[1]  # icon, title, clock's space
             shown = str(title.render())
             room = title.content_region.width
             start = title.content_region.x + max(room - len(shown), 0) // 2
         else:
-            start = app.screen.query_one(TitleBar).render().plain.index("ttt-tui")
-        return styles, start
-
-
-async def title_bar_text(width: int) -> str:
-    """The title bar's line at ``width`` columns."""
-    app = Titled(False, "ttt-tui")
-    async with app.run_test(size=(width, 5)) as pilot:
-        await pilot.pause()
-        return app.screen.query_one(TitleBar).render().plain
+            text = app.screen.query_one(TitleBar).render().plain
+            start = text.index("ttt-tui")
+        styles = [look(app.screen.get_style_at(x, 0), text[x] == " ") for x in range(width)]
+        return styles, start, text
 
 
 @pytest.mark.parametrize("width", [100, 61, 40])
 async def test_the_line_is_drawn_as_textual_s_header_draws_it(width: int) -> None:
-    assert await top_line(False, width) == await top_line(True, width)
+    styles, start, text = await top_line(False, width)
+    assert (styles, start) == (await top_line(True, width, text))[:2]
 
 
 async def test_a_title_too_long_for_the_line_ends_in_an_ellipsis() -> None:
