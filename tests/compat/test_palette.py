@@ -129,6 +129,26 @@ async def test_list_keys_while_the_palette_has_no_list(name: str) -> None:
     assert app.return_code in (None, 0)
 
 
+async def test_a_click_where_no_widget_is() -> None:
+    """A click off the screen, as when the terminal shrinks between a press and its
+    release: Textual's palette looked the widget there up, and there was none
+    (`NoWidget`; the long real-terminal fuzz, seed 11). It does nothing; a click on
+    the background still closes the palette."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await open_palette(pilot)
+        width, height = app.size
+        off = (width + 8, height + 1)
+        app.screen.post_message(events.Click(None, *off, 0, 0, 1, False, False, False, *off))
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        x, y = outside_the_palette(app)
+        await race(pilot, *press_and_release(x, y))
+        assert app.screen is screen
+    assert app.return_code in (None, 0)
+
+
 async def test_a_click_on_a_palette_line_that_has_just_gone() -> None:
     """A click whose line was drawn before the list shrank picked a missing option
     (IndexError); it is ignored, and a click on a real option still runs it."""

@@ -21,7 +21,10 @@ tests/compat/test_palette.py:
   list up all the same (`NoMatches` for ``CommandList`` again).
 - closed before it had mounted (the terminal shrank below the minimum size as
   it opened), its mount looked for the screen under it past the end of the
-  stack (`IndexError` in `CommandPalette._on_mount`).
+  stack (`IndexError` in `CommandPalette._on_mount`);
+- a click where no widget is (off the screen: the terminal shrank under the
+  pointer between the press and the release) was looked up all the same
+  (`NoWidget` in `CommandPalette._on_click`).
 
 The fixes reach into a few of the palette's and the option list's private
 methods (``RELIES_ON``). Each can go when the race it answers no longer crashes
@@ -38,6 +41,7 @@ from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.command import CommandList, CommandPalette
 from textual.css.query import NoMatches
+from textual.errors import NoWidget
 from textual.timer import Timer, TimerCallback
 
 from ttt_tui.compat import Private
@@ -46,6 +50,7 @@ from ttt_tui.compat.screen import ScreenFixes
 
 RELIES_ON = (
     Private("textual.command.CommandPalette._on_mount", "(self, _: 'Mount') -> 'None'"),
+    Private("textual.command.CommandPalette._on_click", "(self, event: 'Click') -> 'None'"),
     Private("textual.command.CommandPalette._GATHER_COMMANDS_GROUP"),
     Private(
         "textual.command.CommandPalette._gather_commands", "(self, search_value: 'str') -> 'None'"
@@ -73,6 +78,14 @@ class GamePalette(CommandPalette, ScreenFixes[object]):
         for the screen under it one place down the stack, which is then past the end."""
         if self not in self.app.screen_stack:
             event.prevent_default()  # Textual's `CommandPalette._on_mount` does not run
+
+    def _on_click(self, event: events.Click) -> None:  # type: ignore[override]
+        """Textual's, unless no widget is where the click is (off a screen that has just
+        shrunk): it does nothing, where Textual's lookup raised `NoWidget`."""
+        try:
+            self.get_widget_at(event.screen_x, event.screen_y)
+        except NoWidget:
+            event.prevent_default()  # Textual's `CommandPalette._on_click` does not run
 
     LIST_ACTIONS = frozenset({"cursor_down", "command_list"})
     """The palette's key actions that work on its list."""
