@@ -242,17 +242,20 @@ def test_a_bot_that_writes_on_its_board_is_counted_and_diagnosed(tmp_path: Path)
         ("name", "illegal", "unreadable: 'zz'"),
         ("raise", "errors", "ValueError: no idea"),
         ("exit", "errors", "it exited with status 3 without answering"),
-        ("hang", "timeouts", "no answer in 0.3 s"),
+        ("hang", "timeouts", "no answer in 0.5 s"),
     ],
 )
 def test_a_misbehaving_bot_never_stops_the_check(
     tmp_path: Path, how: str, key: str, detail: str
 ) -> None:
     """Nine positions misbehave; every other one is still asked, on a bot started
-    again after each crash or hang."""
+    again after each crash or hang. Only the hanging bot is given a short timeout:
+    with 0.3 s for all, a busy machine once let a good answer come late, and the
+    position was counted as a timeout instead of graded (CI, 26 November)."""
     path = write_bot(tmp_path, "misbehaving", MISBEHAVING)
+    timeout = "0.5" if how == "hang" else "10"
     result = run_main(
-        "check", "--side", "O", "--timeout", "0.3", str(path), extra_env={"BOT_MISBEHAVE": how}
+        "check", "--side", "O", "--timeout", timeout, str(path), extra_env={"BOT_MISBEHAVE": how}
     )
     assert result.returncode == 1, result.stderr
     counts = {
