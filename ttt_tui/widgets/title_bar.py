@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.text import Text
+from textual.content import Content
 from textual.events import Click, Leave, MouseMove
 from textual.widget import Widget
 
@@ -66,31 +66,25 @@ class TitleBar(Widget):
     def _retitle(self) -> None:
         self.refresh()
 
-    def title(self) -> Text:
-        """The titles as shown: the screen's, else the app's, the sub-title dim after a
-        dash (as Textual's ``App.format_title``)."""
+    def title(self) -> Content:
+        """The titles as shown: the screen's, else the app's, as the app formats them
+        (Textual's ``App.format_title``: the sub-title dim after a dash)."""
         screen, app = self.screen, self.app
         title = screen.title if screen.title is not None else app.title
         sub_title = screen.sub_title if screen.sub_title is not None else app.sub_title
-        text = Text(title)
-        if sub_title:
-            text.append(" — ", style="dim")
-            text.append(sub_title, style="dim")
-        return text
+        return app.format_title(title, sub_title)
 
-    def render(self) -> Text:
+    def render(self) -> Content:
         width = self.size.width
         icon = f" {ICON}".ljust(ICON_WIDTH)[:width]
-        icon_style = (
-            self.get_component_rich_style("title-bar--icon-hover") if self._over_icon else ""
-        )
         middle = max(width - ICON_WIDTH - RIGHT_WIDTH, 0)
         title = self.title()
-        title.truncate(middle, overflow="ellipsis")
-        left = (middle - title.cell_len) // 2
-        line = Text.assemble((icon, icon_style), " " * left, title, no_wrap=True, overflow="crop")
-        line.pad_right(max(width - line.cell_len, 0))
-        return line
+        if title.cell_length > middle:
+            title = title.truncate(middle, ellipsis=True)
+        left = (middle - title.cell_length) // 2
+        lit = self.get_visual_style("title-bar--icon-hover") if self._over_icon else ""
+        line = Content.assemble((icon, lit), " " * left, title)
+        return line.pad_right(max(width - line.cell_length, 0))
 
     def on_mouse_move(self, event: MouseMove) -> None:
         self._hover_icon(event.x < ICON_WIDTH)
