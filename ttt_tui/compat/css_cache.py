@@ -6,7 +6,7 @@ Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
 memory (``Stylesheet._parse_cache``, Textualize/textual#3575), so nothing is
 parsed twice in one process; but each launch starts from the text. The game's
 first frame needs 30 stylesheets (its own, and Textual's for the widgets it
-shows): 12-13 ms of CPU, the largest part of what styling its 36 widgets costs
+shows): 12-13 ms of CPU, the largest part of what styling its widgets cost
 (docs/performance.md). Read back from a pickle, the same rules take about 2 ms.
 
 `ParsedCss` is that pickle. `ParsedCss.install` puts it in front of Textual's
@@ -169,7 +169,7 @@ class ParsedCss:
     def stale(self) -> bool:
         """Whether Textual has parsed something since `install` (or `contents`) that
         was not here: what was read should be written again."""
-        return self.missed > 0 and self.used_variables is not None
+        return self.missed > 0
 
     def contents(self) -> dict[str, Any]:
         """What to write (`encode`): the stylesheets parsed with the first variables
