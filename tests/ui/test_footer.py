@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import pytest
+from rich.cells import cell_len
 from rich.style import Style
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -146,12 +147,12 @@ def look(style: Style, blank: bool) -> tuple[object, ...]:
 
 
 async def bottom_line(
-    textual_s: bool, width: int, hover: int | None, text: str = ""
+    textual_s: bool, width: int, hover: int | None, text: str = "", keys: type[Keys] = Keys
 ) -> tuple[list[tuple[int, int]], list[tuple[object, ...]], str]:
     """Where each key is on the bottom line, each cell's look (its colours only where
     ``text``, the game's footer's, is blank), and, for the game's footer, its text;
-    the pointer over column ``hover``."""
-    app = Keys(textual_s)
+    the pointer over column ``hover``; the app ``keys``."""
+    app = keys(textual_s)
     async with app.run_test(size=(width, 5)) as pilot:
         if textual_s:
             textual_footer = app.query_one(Footer)
@@ -169,7 +170,9 @@ async def bottom_line(
         else:
             ours = app.query_one(GameFooter)
             spots = sorted((start, end) for _item, start, end in ours.placed())
-            text = ours.render().plain.ljust(width)
+            # A column a character: the second column of a wide one is blank here.
+            plain = ours.render().plain
+            text = "".join(char.ljust(cell_len(char)) for char in plain).ljust(width)
         spots = [(start, end) for start, end in spots if start < width]  # on the screen
         cells = [look(app.screen.get_style_at(x, 4), text[x] == " ") for x in range(width)]
         return spots, cells, text
@@ -192,6 +195,21 @@ async def test_the_keys_are_drawn_as_textual_s_footer_draws_them(
 ) -> None:
     spots, cells, text = await bottom_line(False, width, hover)
     assert (spots, cells) == (await bottom_line(True, width, hover, text))[:2]
+
+
+class WideKeys(Keys):
+    """A key shown with a character two columns wide."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("w", "wide", "Wide", key_display="全"),
+        *Keys.BINDINGS,
+    ]
+
+
+@pytest.mark.parametrize("width", [100, 60])
+async def test_a_key_two_columns_wide_takes_two_columns(width: int) -> None:
+    spots, cells, text = await bottom_line(False, width, None, keys=WideKeys)
+    assert (spots, cells) == (await bottom_line(True, width, None, text, WideKeys))[:2]
 
 
 async def test_the_footer_shows_its_screen_s_keys_from_the_start() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.events import Leave, MouseDown, MouseMove
@@ -202,7 +203,7 @@ class GameFooter(Widget, can_focus=False):
         placed: list[Placed] = []
         if palette is not None:
             key, description = self._parts(palette)
-            length = len(DIVIDER) + len(key) + len(description) + (0 if self.compact else 1)
+            length = cell_len(DIVIDER + key + description) + (0 if self.compact else 1)
             right = max(width - length, 0)
             placed.append(Placed(palette, right, width))
         x = 0
@@ -213,7 +214,7 @@ class GameFooter(Widget, can_focus=False):
             key, description = self._parts(item)
             if x >= right:
                 break
-            end = x + len(key) + len(description)
+            end = x + cell_len(key + description)
             keys.append(Placed(item, x, end))
             x = end + (1 if self.compact else 0)
         return keys + placed
@@ -253,7 +254,7 @@ class GameFooter(Widget, can_focus=False):
                 # As Textual draws a border: its colour over the key's look unlit.
                 look = self.get_visual_style("game-footer--item", "game-footer--divider")
                 divider = Style(color=look.rich_style.color)
-                padding = " " * (end - start - len(DIVIDER) - len(drawn))
+                padding = " " * (end - start - cell_len(DIVIDER) - drawn.cell_len)
                 drawn = Text.assemble((DIVIDER, divider), drawn, padding)
             drawn.stylize_before(base)
             line.append_text(drawn)
