@@ -91,12 +91,18 @@ class Session:
     """The terminal's termios settings after the run."""
 
 
-def play_until_crash(env: dict[str, str], *args: str, columns: int) -> Session:
-    """Start the game in a pty, press 5 once it asks for a move, and wait until it exits."""
+def play_until_crash(
+    env: dict[str, str], *args: str, columns: int, told: str = "Your move"
+) -> Session:
+    """Start the game in a pty, press 5 once it asks for a move and shows ``told``, and
+    wait until it exits."""
     command = [sys.executable, "-c", CHILD, *args]
     with Terminal(command, env, (columns, 30), keep=None) as terminal:
-        asked = terminal.wait_for(lambda lines: "Your move" in "\n".join(lines), DEADLINE)
-        assert asked, f"the game never asked for a move: {terminal.text()!r}"
+        asked = terminal.wait_for(
+            lambda lines: all(words in "\n".join(lines) for words in ("Your move", told)),
+            DEADLINE,
+        )
+        assert asked, f"the game never asked for a move and said {told!r}: {terminal.text()!r}"
         terminal.write(b"5")
         status = terminal.wait_exit(DEADLINE)
         if status is None:
@@ -151,7 +157,11 @@ def test_crash_in_a_real_terminal(
     if occupied:
         data.write_bytes(b"not a directory")
     env = game_env(data, TMPDIR=str(temp))
-    session = play_until_crash(env, "--seed", "7", "--ai-delay", "0", *args, columns=200)
+    # Where the data directory is a file, the game says so once it has tried it, after
+    # its first frame. The crash waits for that: had the game gone first, that notice
+    # would be said as it ended, after the crash's message.
+    told = "Could not create" if occupied else "Your move"
+    session = play_until_crash(env, "--seed", "7", "--ai-delay", "0", *args, columns=200, told=told)
 
     assert session.status == 1
 
