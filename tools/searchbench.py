@@ -72,6 +72,8 @@ from tools.uibench import (
     Terminal,
     child_env,
     cpu_time_available,
+    processes,
+    stat_fields,
 )
 from ttt_tui.engine import Board, Progress
 
@@ -322,9 +324,7 @@ def still_counting(terminal: Terminal) -> bool:
 
 def process_cpu(pid: int) -> Seconds:
     """User and system CPU time of one process, all its threads (/proc, Linux)."""
-    with open(f"/proc/{pid}/stat", "rb") as stat:
-        data = stat.read()
-    fields = data[data.rindex(b")") + 2 :].split()  # from field 3, the state
+    fields = stat_fields(pid)
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime stime
 
 
@@ -333,20 +333,16 @@ def search_process(app: int) -> int | None:
 
     The search process runs in a session of its own: it is found as ``app``'s child.
     """
-    with os.scandir("/proc") as entries:
-        for entry in entries:
-            if not entry.name.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                    data = stat.read()
-                with open(f"/proc/{entry.name}/cmdline", "rb") as cmdline:
-                    command = cmdline.read()
-            except OSError:  # the process has gone
-                continue
-            parent = int(data[data.rindex(b")") + 2 :].split()[1])
-            if parent == app and b"ttt_tui.search.worker" in command:
-                return int(entry.name)
+    for pid, fields in processes():
+        if int(fields[1]) != app:
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                command = cmdline.read()
+        except OSError:  # the process has gone
+            continue
+        if b"ttt_tui.search.worker" in command:
+            return pid
     return None
 
 

@@ -41,7 +41,16 @@ import aiohttp
 import pyte
 
 from tools.searchbench import process_cpu
-from tools.uibench import SIZE, BenchError, Lines, Seconds, Subject, child_env, package_root
+from tools.uibench import (
+    SIZE,
+    BenchError,
+    Lines,
+    Seconds,
+    Subject,
+    child_env,
+    package_root,
+    processes,
+)
 from ttt_tui.commands.serve import TAKEN, WAITING
 
 TAB_TIMEOUT = 30.0
@@ -135,16 +144,8 @@ class WebServer(contextlib.AbstractContextManager["WebServer"]):
         """The processes the server has started that run now: every other process of
         the session it leads (its apps, and the shell textual-serve starts one through;
         a game's search process has a session of its own)."""
-        found: set[int] = set()
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                # After the command's name: state, parent, group, session, ...
-                session = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[3])
-                if session == self.process.pid and int(entry.name) != self.process.pid:
-                    found.add(int(entry.name))
-        return found
+        leader = self.process.pid
+        return {pid for pid, fields in processes() if int(fields[3]) == leader and pid != leader}
 
     def waiting(self) -> set[int]:
         """The apps its log says are waiting for a tab, started ahead of it."""

@@ -61,7 +61,7 @@ import tempfile
 import termios
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -196,26 +196,39 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 """The unit of the CPU times in /proc/PID/stat."""
 
 
+def stat_fields(pid: int | str) -> list[bytes]:
+    """The fields of /proc/PID/stat after the command's name, which may hold spaces:
+    ``[0]`` is the state (field 3), ``[1]`` the parent, ``[3]`` the session and
+    ``[11:15]`` utime, stime, cutime and cstime. Raises `OSError` once it has gone."""
+    with open(f"/proc/{pid}/stat", "rb") as stat:
+        data = stat.read()
+    return data[data.rindex(b")") + 2 :].split()
+
+
+def processes() -> Iterator[tuple[int, list[bytes]]]:
+    """Each running process's id and `stat_fields`, but for those gone as they are read."""
+    with os.scandir("/proc") as entries:
+        for entry in entries:
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = stat_fields(entry.name)
+            except OSError:  # the process has gone
+                continue
+            yield int(entry.name), fields
+
+
 def session_cpu(session: int) -> Seconds:
     """User and system CPU time of every process in ``session``, and of its reaped children.
 
     The app is started as a session leader, so this covers any process it starts
     (a search worker, say) as well as its threads, live or ended.
     """
-    ticks = 0
-    with os.scandir("/proc") as entries:
-        for entry in entries:
-            if not entry.name.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                    data = stat.read()
-            except OSError:  # the process has gone
-                continue
-            # Fields after the command name, which may hold spaces: state is field 3.
-            fields = data[data.rindex(b")") + 2 :].split()
-            if int(fields[3]) == session:  # field 6, the session id
-                ticks += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+    ticks = sum(
+        sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+        for _pid, fields in processes()
+        if int(fields[3]) == session
+    )
     return ticks / CLOCK_TICKS
 
 
