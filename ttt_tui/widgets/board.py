@@ -6,7 +6,7 @@ import functools
 from collections import OrderedDict
 from dataclasses import replace
 from fractions import Fraction
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
@@ -38,6 +38,17 @@ DRAWN_SQUARES = 200
 SquareKey = tuple[int, SquareLook, bool, Size, Wording]
 """What a square's lines depend on: which square, its look, the mouse over it, the board's
 size, and the words the board's squares use."""
+
+
+class Painted(NamedTuple):
+    """A square as painted."""
+
+    lines: list[Strip]
+    """Its lines, each as wide as the square."""
+    spot: Offset
+    """Where the terminal's cursor goes in it, in the board's content area: on the
+    number between its pointers (``▶ 5 ◀``), else in its middle (`BoardView._spot_in`)."""
+
 
 TYPING_SECONDS = 1.0
 """How long after a digit the next one still adds to the number (``1``, ``6``: square 16)."""
@@ -209,11 +220,9 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         self.set_reactive(BoardView.cursor, middle(state.board.n))
         self._looks: tuple[SquareLook, ...] = ()
         self._hover: Cell | None = None
-        self._drawn: OrderedDict[SquareKey, list[Strip]] = OrderedDict()
-        """Squares' lines as painted, by everything they depend on, the most recent last:
-        a cursor going to and fro, or a square lit and unlit, is drawn once."""
-        self._spots: dict[SquareKey, Offset] = {}
-        """Where the terminal's cursor goes in a square painted as `_drawn` holds it."""
+        self._drawn: OrderedDict[SquareKey, Painted] = OrderedDict()
+        """Squares as painted, by everything they depend on, the most recent last: a
+        cursor going to and fro, or a square lit and unlit, is drawn once."""
         self._styles: dict[tuple[str, bool], Style] = {}
         self._words = Wording()
         """The words the squares were last drawn with (see `words`)."""
@@ -275,14 +284,13 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         reader follows it): on the cursor square's number, between its pointers
         (``▶ 5 ◀``), or in the square's middle where it shows a mark."""
         key = self._square_key(self.cursor)
-        return self.content_region.offset + self._spot_in(key, self._drawn.get(key, []))
+        painted = self._drawn.get(key)
+        spot = self._spot_in(key, []) if painted is None else painted.spot
+        return self.content_region.offset + spot
 
     def _spot_in(self, key: SquareKey, lines: list[Strip]) -> Offset:
         """The cursor's spot in the content area, in the square of ``key`` painted as
-        ``lines`` (kept while they are: a cursor square's every line asks for it)."""
-        spot = self._spots.get(key)
-        if spot is not None:
-            return spot
+        ``lines``."""
         index, size = key[0], key[3]
         region = self.square_region(index, size)
         spot = Offset(region.width // 2, region.height // 2)
@@ -291,10 +299,7 @@ class BoardView(ClickTargets[Cell], can_focus=True):
             if pointer >= 0:
                 spot = Offset(line.find(str(index + 1), pointer), y)
                 break
-        spot = region.offset + spot
-        if lines:
-            self._spots[key] = spot
-        return spot
+        return region.offset + spot
 
     def on_focus(self) -> None:
         follow_focus(self)
@@ -321,7 +326,6 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         # A verdict that changes the board's wording changes squares whose look did not.
         if len(old) != len(self._looks) or self.words != old_words:
             self._drawn.clear()
-            self._spots.clear()
             self.refresh()
             return
         for index, (before, after) in enumerate(zip(old, self._looks, strict=True)):
@@ -369,7 +373,6 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         """Styles changed (focus, theme): repaint every square in the new styles."""
         self._styles.clear()
         self._drawn.clear()
-        self._spots.clear()
         super().notify_style_update()
 
     def _gap_style(self) -> Style:
@@ -425,21 +428,21 @@ class BoardView(ClickTargets[Cell], can_focus=True):
         self, index: Cell, width: int, height: int, size: Size, words: Wording
     ) -> list[Strip]:
         key = self._square_key(index, size, words)
-        lines = self._drawn.get(key)
-        if lines is not None:
+        painted = self._drawn.get(key)
+        if painted is not None:
             self._drawn.move_to_end(key)
         else:
             console = self.app.console
             rows = self._draw(index, width, height).split("\n", allow_blank=True)
             lines = [Strip(row.render(console, end=""), width) for row in rows]
-            self._drawn[key] = lines
+            painted = Painted(lines, self._spot_in(key, lines))
+            self._drawn[key] = painted
             if len(self._drawn) > DRAWN_SQUARES:
-                oldest, _lines = self._drawn.popitem(last=False)
-                self._spots.pop(oldest, None)
+                self._drawn.popitem(last=False)
         if index == self.cursor and has_the_cursor(self):
             # Painted in this frame, before Textual moves the terminal's cursor.
-            self.app.cursor_position = self.content_region.offset + self._spot_in(key, lines)
-        return lines
+            self.app.cursor_position = self.content_region.offset + painted.spot
+        return painted.lines
 
     def render_line(self, y: int) -> Strip:
         size = self.content_size
