@@ -23,7 +23,7 @@ import aiohttp
 import pytest
 
 from tests.support.serving import Server, Tab, first_frame, served, square_name
-from tests.support.terminal import ROOT, child_pids, running, wait_until
+from tests.support.terminal import DEADLINE, ROOT, child_pids, running, wait_until
 from ttt_tui.__main__ import build_parser, game_argv, main
 from ttt_tui.commands.play import WEB_DRIVER
 from ttt_tui.commands.serve import full_text, is_loopback, tab_argv
@@ -34,6 +34,18 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads processes
 def game_records(data: Path) -> list[dict[str, Any]]:
     """The game records the tabs' games wrote to the data directory."""
     return [json.loads(line) for line in (data / "games.jsonl").read_text().splitlines()]
+
+
+async def page_status(http: aiohttp.ClientSession, url: str, *, until: int) -> int:
+    """The page's HTTP status, asked again every 50 ms until it is ``until`` or
+    `DEADLINE` seconds have passed."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + DEADLINE
+    while True:
+        async with http.get(url + "/") as response:
+            if response.status == until or loop.time() > give_up:
+                return response.status
+        await asyncio.sleep(0.05)
 
 
 def test_a_tab_plays_and_its_game_ends_when_it_closes_and_the_limit_holds(
@@ -64,8 +76,9 @@ def test_a_tab_plays_and_its_game_ends_when_it_closes_and_the_limit_holds(
 
             await tab.close()
             await asyncio.to_thread(wait_until, lambda: not server_games(), "the game to end")
-            async with http.get(url + "/") as response:
-                assert response.status == 200
+            # The server counts the game out once it has reaped the process, a moment
+            # after the process has gone from /proc.
+            assert await page_status(http, url, until=200) == 200
 
     with served(tmp_path / "data", tmp_path / "serve.log", "--max-games", "1",
                 "--ai-delay", "0", "--difficulty", "hard") as server:  # fmt: skip
