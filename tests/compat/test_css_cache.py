@@ -124,6 +124,21 @@ def test_another_textual_s_data_is_ignored(
     assert ParsedCss.from_bytes(data).rules == {}
 
 
+def test_the_data_is_written_with_the_fingerprint_taken_as_it_was_read(
+    installed: list[ParsedCss], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fingerprint describes the Textual that parsed: the one loaded as the launch
+    read the data. Writing does not look at Textual's files again."""
+    cache = install(installed, ParsedCss.from_bytes(None))
+    parse_all(variables("textual-dark"))
+
+    def looked_again() -> css_cache.Fingerprint:
+        raise AssertionError("Textual's files looked at again")
+
+    monkeypatch.setattr(css_cache, "textual_fingerprint", looked_again)
+    assert cache.contents()["textual"] == cache.fingerprint != ()
+
+
 def test_the_fingerprint_changes_with_textual_s_css_modules(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

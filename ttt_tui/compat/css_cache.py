@@ -95,8 +95,14 @@ class ParsedCss:
     `install`, to be written back."""
 
     def __init__(
-        self, variables: Variables = (), rules: dict[SourceKey, list[RuleSet]] | None = None
+        self,
+        fingerprint: Fingerprint = (),
+        variables: Variables = (),
+        rules: dict[SourceKey, list[RuleSet]] | None = None,
     ) -> None:
+        self.fingerprint = fingerprint
+        """The `textual_fingerprint` of this process's Textual, taken as the data was
+        read, and written with what it parsed (empty: nothing written is ever read)."""
         self.variables = variables
         """The theme variables ``rules`` were parsed with."""
         self.rules: dict[SourceKey, list[RuleSet]] = rules or {}
@@ -112,21 +118,23 @@ class ParsedCss:
 
     @classmethod
     def from_bytes(cls, data: bytes | None) -> ParsedCss:
-        """What ``data`` (from `encode`) holds; empty if it is None, damaged or not that."""
+        """What ``data`` (from `encode`) holds; empty if it is None, damaged, not that,
+        or written with another Textual."""
+        fingerprint = textual_fingerprint()
         if data is None:
-            return cls()
+            return cls(fingerprint)
         try:
             contents = pickle.loads(data)
             variables, rules = contents["variables"], contents["rules"]
             if not (isinstance(variables, tuple) and isinstance(rules, dict)):
                 raise TypeError("not parsed CSS")
-            fingerprint = contents["textual"]
+            written_with = contents["textual"]
         except Exception:
             # Damaged, or written by something else: Textual parses, as without it.
-            return cls()
-        if not fingerprint or fingerprint != textual_fingerprint():
-            return cls()
-        return cls(variables, rules)
+            return cls(fingerprint)
+        if not fingerprint or written_with != fingerprint:
+            return cls(fingerprint)
+        return cls(fingerprint, variables, rules)
 
     def install(self) -> None:
         """Read stylesheets from here, and keep what Textual parses, for the rest of the
@@ -176,7 +184,7 @@ class ParsedCss:
         seen since `install`. Cheap, for the thread that parses; no longer `stale`."""
         self.missed = 0
         return {
-            "textual": textual_fingerprint(),
+            "textual": self.fingerprint,
             "variables": self.used_variables,
             "rules": dict(self.used),
         }
