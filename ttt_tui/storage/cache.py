@@ -8,13 +8,12 @@ error about it reaches anyone. Today it holds Textual's parsed CSS
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from platformdirs import user_cache_dir
 
 from ttt_tui.storage.files import remove_stale_temp_files, write_atomic
-from ttt_tui.storage.store import APP_NAME
+from ttt_tui.storage.store import app_directory
 
 CACHE_DIR_ENV = "TTT_TUI_CACHE_DIR"
 """Environment variable that, when set and not empty, replaces the cache directory."""
@@ -22,10 +21,7 @@ CACHE_DIR_ENV = "TTT_TUI_CACHE_DIR"
 
 def default_cache_dir() -> Path:
     """Where ttt-tui keeps its cache: `CACHE_DIR_ENV` if set, else the platform's place."""
-    override = os.environ.get(CACHE_DIR_ENV)
-    if override:
-        return Path(override).expanduser()
-    return Path(user_cache_dir(APP_NAME, appauthor=False))
+    return app_directory(CACHE_DIR_ENV, user_cache_dir)
 
 
 class CacheFile:

@@ -63,12 +63,19 @@ GAMES_FILE = "games.jsonl"
 _DATA_FILES = (SETTINGS_FILE, STATS_FILE, GAMES_FILE)
 
 
-def default_data_dir() -> Path:
-    """Where ttt-tui keeps its files: `DATA_DIR_ENV` if set, else the platform's place."""
-    override = os.environ.get(DATA_DIR_ENV)
+def app_directory(env: str, platform_dir: Callable[..., str]) -> Path:
+    """One of ttt-tui's directories: the environment variable ``env``'s value if it is
+    set and not empty, else the platform's place that ``platform_dir`` (a platformdirs
+    function) names."""
+    override = os.environ.get(env)
     if override:
         return Path(override).expanduser()
-    return Path(user_data_dir(APP_NAME, appauthor=False))
+    return Path(platform_dir(APP_NAME, appauthor=False))
+
+
+def default_data_dir() -> Path:
+    """Where ttt-tui keeps its files: `DATA_DIR_ENV` if set, else the platform's place."""
+    return app_directory(DATA_DIR_ENV, user_data_dir)
 
 
 def utcnow() -> datetime:
