@@ -5,7 +5,6 @@ when asked to; and a bot still answering when the game ends, stopped at once."""
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 import textwrap
 import time
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.terminal import ROOT
+from tests.support.terminal import ROOT, running
 from ttt_tui.bots.player import PLAYS_3X3_ONLY, BotFailed, BotPlayer, failure
 from ttt_tui.bots.sandbox import BotUnusable, load_bot
 from ttt_tui.engine import Board
@@ -29,15 +28,6 @@ def player_for(tmp_path: Path, source: str, timeout: float = 5.0) -> BotPlayer:
     bot = BotPlayer(load_bot(str(path), None, timeout, option="--bot-cmd"))
     bot.start()
     return bot
-
-
-def running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie has gone for good; only its parent has not read its status yet.
-    return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
 
 
 @pytest.mark.parametrize("example", ["choose_move.py", "cs50_minimax.py"])

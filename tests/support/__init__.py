@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 import textual._wait
+from rich.style import Style
 from textual import events
 from textual.app import App
 from textual.drivers._writer_thread import MAX_QUEUED_WRITES as MAX_QUEUED_WRITES
@@ -494,6 +495,13 @@ def cells_with(pilot: Pilot[None], shown: str) -> set[int]:
 def hinted(pilot: Pilot[None]) -> set[int]:
     """Squares a hint highlights."""
     return cells_with(pilot, "-hint")
+
+
+def cell_look(style: Style, blank: bool = False) -> tuple[object, ...]:
+    """What a cell drawn with ``style`` shows: its background, and unless the cell is
+    ``blank``, its colour, bold and dim (the look the tests compare with Textual's own
+    widgets, cell by cell)."""
+    return (style.bgcolor,) if blank else (style.color, style.bgcolor, style.bold, style.dim)
 
 
 def status(pilot: Pilot[None]) -> StatusLine:

@@ -7,7 +7,6 @@ from typing import ClassVar
 
 import pytest
 from rich.cells import cell_len
-from rich.style import Style
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.events import AppBlur
@@ -16,6 +15,7 @@ from textual.widgets import Footer, Static
 from tests.support import (
     SIZE,
     ScriptedAI,
+    cell_look,
     footer_keys,
     make_app,
     play,
@@ -140,12 +140,6 @@ class Keys(App[None]):
         self.pressed.append("up")
 
 
-def look(style: Style, blank: bool) -> tuple[object, ...]:
-    """What a cell's style shows: its background, and unless it is ``blank``, its
-    colour, bold and dim."""
-    return (style.bgcolor,) if blank else (style.color, style.bgcolor, style.bold, style.dim)
-
-
 async def bottom_line(
     textual_s: bool, width: int, hover: int | None, text: str = "", keys: type[Keys] = Keys
 ) -> tuple[list[tuple[int, int]], list[tuple[object, ...]], str]:
@@ -174,7 +168,7 @@ async def bottom_line(
             plain = ours.render().plain
             text = "".join(char.ljust(cell_len(char)) for char in plain).ljust(width)
         spots = [(start, end) for start, end in spots if start < width]  # on the screen
-        cells = [look(app.screen.get_style_at(x, 4), text[x] == " ") for x in range(width)]
+        cells = [cell_look(app.screen.get_style_at(x, 4), text[x] == " ") for x in range(width)]
         return spots, cells, text
 
 

@@ -9,13 +9,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from rich.style import Style
 from textual import messages
 from textual.app import App, ComposeResult
 from textual.command import CommandPalette
 from textual.widgets import Header
 
-from tests.support import SIZE, make_app, settle, start
+from tests.support import SIZE, cell_look, make_app, settle, start
 from ttt_tui.play.settings import BoardSize
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.widgets.title_bar import ICON, ICON_TOOLTIP, TitleBar
@@ -34,12 +33,6 @@ class Titled(App[None]):
         yield Header(icon=ICON) if self.textual_s else TitleBar()
 
 
-def look(style: Style, blank: bool = False) -> tuple[object, ...]:
-    """What a cell's style shows: its background, and unless it is ``blank``, its
-    colour, bold and dim."""
-    return (style.bgcolor,) if blank else (style.color, style.bgcolor, style.bold, style.dim)
-
-
 async def top_line(
     textual_s: bool, width: int, text: str = ""
 ) -> tuple[list[tuple[object, ...]], int, str]:
@@ -56,7 +49,7 @@ async def top_line(
         else:
             text = app.screen.query_one(TitleBar).render().plain
             start = text.index("ttt-tui")
-        styles = [look(app.screen.get_style_at(x, 0), text[x] == " ") for x in range(width)]
+        styles = [cell_look(app.screen.get_style_at(x, 0), text[x] == " ") for x in range(width)]
         return styles, start, text
 
 
@@ -93,15 +86,15 @@ async def test_the_icon_under_the_pointer_is_lit_and_says_what_it_does() -> None
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
         bar = app.screen.query_one(TitleBar)
-        before = look(app.screen.get_style_at(1, 0))
+        before = cell_look(app.screen.get_style_at(1, 0))
         await pilot.hover(TitleBar, offset=(2, 0))
         await settle(pilot)
-        assert look(app.screen.get_style_at(1, 0)) != before
-        assert look(app.screen.get_style_at(9, 0)) == before
+        assert cell_look(app.screen.get_style_at(1, 0)) != before
+        assert cell_look(app.screen.get_style_at(9, 0)) == before
         assert bar.tooltip == ICON_TOOLTIP
         await pilot.hover(TitleBar, offset=(40, 0))
         await settle(pilot)
-        assert look(app.screen.get_style_at(1, 0)) == before
+        assert cell_look(app.screen.get_style_at(1, 0)) == before
         assert bar.tooltip is None
 
 
