@@ -1,4 +1,5 @@
-"""`ttt_tui.storage.cache`: where the cache is, and a cache file that can always fail
+"""`ttt_tui.storage.cache`: where the cache is (the platform's place is tested beside
+the data directory's, in test_store.py), and a cache file that can always fail
 quietly (its real use, the parsed CSS, is tested in tests/terminal/test_start.py)."""
 
 from __future__ import annotations
@@ -6,7 +7,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import platformdirs
 import pytest
 
 from ttt_tui.storage.cache import CacheFile, default_cache_dir
@@ -16,14 +16,6 @@ def test_the_cache_directory_env_override(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setenv("TTT_TUI_CACHE_DIR", str(tmp_path / "elsewhere"))
     assert default_cache_dir() == tmp_path / "elsewhere"
     assert CacheFile("f").path == tmp_path / "elsewhere" / "f"
-
-
-def test_the_cache_directory_without_override(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("TTT_TUI_CACHE_DIR", raising=False)
-    expected = Path(platformdirs.user_cache_dir("ttt-tui", appauthor=False))
-    assert default_cache_dir() == expected
-    monkeypatch.setenv("TTT_TUI_CACHE_DIR", "")
-    assert default_cache_dir() == expected
 
 
 def test_a_file_written_is_read_back_and_its_directory_made(tmp_path: Path) -> None:

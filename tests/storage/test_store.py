@@ -42,6 +42,7 @@ from ttt_tui.storage import (
     stats_entry,
     stats_key,
 )
+from ttt_tui.storage.cache import default_cache_dir
 
 T0 = datetime(2026, 11, 22, 6, 15, tzinfo=UTC)
 EASY, MEDIUM, HARD = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
@@ -1168,12 +1169,25 @@ def test_data_dir_env_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert read_json(tmp_path / "elsewhere" / "settings.json")["theme"] == "nord"
 
 
-def test_default_data_dir_without_override(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("TTT_TUI_DATA_DIR", raising=False)
-    expected = Path(platformdirs.user_data_dir("ttt-tui", appauthor=False))
-    assert default_data_dir() == expected
-    monkeypatch.setenv("TTT_TUI_DATA_DIR", "")
-    assert default_data_dir() == expected
+@pytest.mark.parametrize(
+    ("directory", "env", "platform_dir"),
+    [
+        (default_data_dir, "TTT_TUI_DATA_DIR", platformdirs.user_data_dir),
+        (default_cache_dir, "TTT_TUI_CACHE_DIR", platformdirs.user_cache_dir),
+    ],
+    ids=["data", "cache"],
+)
+def test_the_platform_s_directory_without_override(
+    directory: Callable[[], Path],
+    env: str,
+    platform_dir: Callable[..., str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(env, raising=False)
+    expected = Path(platform_dir("ttt-tui", appauthor=False))
+    assert directory() == expected
+    monkeypatch.setenv(env, "")
+    assert directory() == expected
 
 
 def test_disabled_store_reads_and_writes_nothing(
