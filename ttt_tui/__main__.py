@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from ttt_tui import __version__
+from ttt_tui.commands import games
 from ttt_tui.commands.play import SCREEN_READER_ENV
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.settings import BoardSize
@@ -169,7 +170,8 @@ def add_game_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser for `ttt-tui` and its `analyze`, `review`, `check` and `serve` subcommands."""
+    """The parser for `ttt-tui` and its `analyze`, `review`, `games`, `check` and `serve`
+    subcommands."""
     parser = argparse.ArgumentParser(
         prog="ttt-tui",
         description="Tic-tac-toe in the terminal against a minimax opponent.",
@@ -256,8 +258,9 @@ def build_parser() -> argparse.ArgumentParser:
             " a 5x5 length cannot be proven; then name the turning points."
         ),
         epilog=(
-            "GAME is 'last' (the default) or a number: the N-th game in games.jsonl, 1 the"
-            " first, -1 the last. With --json, cells are 0-based as in analyze --json."
+            "GAME is 'last' (the default) or a game's number, as `ttt-tui games list`"
+            " shows it: 1 the first game ever recorded, -1 the last, -2 the one before."
+            " With --json, cells are 0-based as in analyze --json."
         ),
     )
     review.add_argument(
@@ -275,6 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
         help='a game to review instead, X first: squares by name or number, e.g. "b2 a1 c3"',
     )
     review.add_argument("--json", action="store_true", help="print one JSON object")
+    games.add_parser(commands, board=_board, count=_max_games)
     check = commands.add_parser(
         "check",
         help="grade your own tic-tac-toe bot against the proven engine",
@@ -415,6 +419,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ttt_tui.commands.review import main as review
 
             return review(args)
+        if args.command == "games":
+            from ttt_tui.commands.games import main as games_command
+
+            return games_command(args)
         if args.command == "serve":
             if importlib.util.find_spec("textual_serve") is None:
                 print(

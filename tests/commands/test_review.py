@@ -1,9 +1,12 @@
-"""`ttt-tui review`: recorded games and games given move by move, as text and JSON, and
-one clear line with exit status 2 for every bad input."""
+"""`ttt-tui review`: recorded games (by the numbers `ttt-tui games list` shows) and games
+given move by move, as text and JSON, and one clear line with exit status 2 for every
+bad input."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -13,7 +16,7 @@ from tests.support.terminal import run_main, ttt
 from ttt_tui.engine import Player
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Mode
-from ttt_tui.storage import GAMES_FILE, GameRecord
+from ttt_tui.storage import DATABASE_FILE, GAMES_FILE, GameRecord, Store
 
 MOMENT = datetime(2026, 11, 25, 20, 0, tzinfo=UTC)
 
@@ -33,10 +36,11 @@ def record(moves: tuple[int, ...], result: Result, n: int = 3) -> GameRecord:
     )
 
 
-def write_games(data: Path, *records: GameRecord, extra: str = "") -> None:
-    data.mkdir(parents=True, exist_ok=True)
-    lines = [r.to_json() for r in records]
-    (data / GAMES_FILE).write_text("\n".join(lines) + "\n" + extra, encoding="utf-8")
+def write_games(data: Path, *records: GameRecord) -> None:
+    """Record the games in ``data``'s database, as the game does."""
+    store = Store(data)
+    store.import_games(records)
+    store.close()
 
 
 def test_a_game_given_move_by_move_as_text() -> None:
@@ -102,32 +106,44 @@ def test_bad_input_is_one_line_and_status_2(args: tuple[str, ...], message: str)
     assert result.stderr == f"ttt-tui review: {message}\n"
 
 
-def test_a_missing_damaged_or_short_record_file_says_so(tmp_path: Path) -> None:
-    missing = run_main("review", data=tmp_path / "none")
-    assert missing.returncode == 2
-    assert missing.stderr.startswith("ttt-tui review: no games recorded yet: ")
-    assert missing.stderr.count("\n") == 1
+def test_no_games_or_no_such_game_says_so(tmp_path: Path) -> None:
+    none = tmp_path / "none"
+    missing = run_main("review", data=none)
+    assert (missing.returncode, missing.stdout) == (2, "")
+    assert missing.stderr == f"ttt-tui review: no games recorded yet in {none}\n"
+    assert not none.exists()  # a read creates no data directory
 
     data = tmp_path / "data"
     write_games(data, record((4,), Result.ABANDONED))
-    out_of_range = run_main("review", "3", data=data)
-    assert (out_of_range.returncode, out_of_range.stderr) == (
-        2,
-        f"ttt-tui review: no game 3: {data} holds 1 game (1 to 1)\n",
-    )
+    for game, message in (
+        ("3", f"no game 3: the games in {data} are numbered 1 to 1"),
+        ("-2", f"no game -2: {data} holds fewer than 2 games"),
+    ):
+        out_of_range = run_main("review", game, data=data)
+        assert (out_of_range.returncode, out_of_range.stdout) == (2, "")
+        assert out_of_range.stderr == f"ttt-tui review: {message}\n"
 
-    write_games(data, record((4,), Result.ABANDONED), extra='{"version": 1, "moves": [\n')
-    damaged = run_main("review", data=data)
-    assert damaged.returncode == 2
-    assert damaged.stderr.startswith(f"ttt-tui review: {data / GAMES_FILE} line 2 is damaged: ")
-    assert damaged.stderr.count("\n") == 1
-    # Reading never repairs: the file is as it was.
-    assert (data / GAMES_FILE).read_text(encoding="utf-8").endswith('"moves": [\n')
+
+def test_a_record_that_cannot_be_read_is_named_and_the_others_reviewed(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    write_games(data, record((4, 0, 8), Result.ABANDONED), record((0, 3, 1, 4, 2), Result.X_WON))
+    with contextlib.closing(sqlite3.connect(data / DATABASE_FILE)) as db:
+        db.execute("UPDATE games SET record = '{\"version\": 1}' WHERE id = 2")
+        db.commit()
+    for game, named in (("2", "game 2"), ("last", "game 2 (the last)")):
+        damaged = run_main("review", game, data=data)
+        assert (damaged.returncode, damaged.stdout) == (2, "")
+        assert damaged.stderr == f"ttt-tui review: {named} cannot be read: missing started\n"
+    other = run_main("review", "1", data=data)
+    assert (other.returncode, other.stderr) == (0, "")
+    assert other.stdout.startswith("3x3, 3 in a row: abandoned\n")
 
 
 def test_a_recorded_game_from_an_older_file_without_sizes_or_levels(tmp_path: Path) -> None:
-    """A line written before board sizes and levels were recorded (version 1, no n, k
-    or levels) is a 3x3 game, and is reviewed as one."""
+    """A line of a games.jsonl written before board sizes and levels were recorded
+    (version 1, no n, k or levels), left in the data directory by a ttt-tui before the
+    database: the review carries it into the database first, and reviews it as the
+    3x3 game it is."""
     data = tmp_path / "data"
     data.mkdir()
     old = {
@@ -148,3 +164,9 @@ def test_a_recorded_game_from_an_older_file_without_sizes_or_levels(tmp_path: Pa
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("3x3, 3 in a row: O won\n")
     assert "6. O b1  best: win in 1" in result.stdout
+    # The file of before the database was carried into it, which the review said.
+    notice = result.stderr.splitlines()
+    assert len(notice) == 1 and notice[0].startswith("ttt-tui: ") and GAMES_FILE in notice[0]
+    assert not (data / GAMES_FILE).exists() and (data / DATABASE_FILE).exists()
+    again = run_main("review", "1", data=data)
+    assert (again.returncode, again.stderr, again.stdout) == (0, "", result.stdout)

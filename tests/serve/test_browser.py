@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.support import stored
 from tests.support.browser import CHROMIUM_ENV, Page, chromium, find_chromium
 from tests.support.serving import Terminal, first_frame, served, square_name
 from tests.support.terminal import DEADLINE
@@ -195,7 +196,7 @@ def test_a_game_played_by_clicks_in_headless_chromium(tmp_path: Path) -> None:
     assert ICON in terminal.text.splitlines()[0]
     assert icon_drawn
 
-    [game] = Store(data).load_games()
+    [game] = stored(Store(data))
     assert [cell + 1 for cell in game.moves[0::2]] == clicked
     assert game.result.value in ("o_won", "draw")  # Hard never loses
     assert shot.read_bytes().startswith(b"\x89PNG")

@@ -2,7 +2,7 @@
 
 Twenty protocol-level clients (`tests.support.serving.Tab`) open the page together,
 wait until all twenty games have drawn their first frame, then each plays one
-whole game against Hard by keys. Every game record must reach ``games.jsonl``
+whole game against Hard by keys. Every game record must reach the database
 and every result the stats, and every game process must end with its tab.
 
 It prints the figures the README quotes: time from loading the page to the
@@ -29,6 +29,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from tests.support import stored
 from tests.support.serving import Server, Tab, first_frame, served, square_name
 from tests.support.terminal import DEADLINE, wait_until
 from ttt_tui.storage import Store
@@ -150,7 +151,7 @@ def test_twenty_tabs_at_once_each_play_a_game_and_every_record_is_kept(tmp_path:
     assert "Traceback" not in log, log
 
     store = Store(data)
-    games = store.load_games()
+    games = stored(store)
     assert len(games) == CLIENTS
     assert all(game.result.value in ("o_won", "draw") for game in games)
     assert sum(row.total for row in store.load_stats().rows()) == CLIENTS

@@ -17,11 +17,11 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import pytest
 
+from tests.support import records
 from tests.support.serving import Server, Tab, first_frame, served, square_name
 from tests.support.terminal import DEADLINE, ROOT, child_pids, running, wait_until
 from ttt_tui.__main__ import build_parser, game_argv, main
@@ -29,11 +29,6 @@ from ttt_tui.commands.play import WEB_DRIVER
 from ttt_tui.commands.serve import full_text, is_loopback, tab_argv
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads processes from /proc")
-
-
-def game_records(data: Path) -> list[dict[str, Any]]:
-    """The game records the tabs' games wrote to the data directory."""
-    return [json.loads(line) for line in (data / "games.jsonl").read_text().splitlines()]
 
 
 async def page_status(http: aiohttp.ClientSession, url: str, *, until: int) -> int:
@@ -86,7 +81,7 @@ def test_a_tab_plays_and_its_game_ends_when_it_closes_and_the_limit_holds(
         log = server.log.read_text()
     assert "Traceback" not in log, log
     # The game left unfinished when its tab closed is recorded, as q would record it.
-    [record] = game_records(tmp_path / "data")
+    [record] = records(tmp_path / "data")
     assert (record["moves"][0], len(record["moves"]), record["result"]) == (4, 2, "abandoned")
 
 
@@ -123,7 +118,7 @@ def test_games_wait_for_the_next_tabs_within_the_limit(tmp_path: Path) -> None:
         log = server.log.read_text()
     assert "Traceback" not in log, log
     wait_until(lambda: not any(map(running, waited)), "the waiting games to end with the server")
-    [record] = game_records(tmp_path / "data")  # the waiting games played nothing
+    [record] = records(tmp_path / "data")  # the waiting games played nothing
     assert record["moves"][0] == 4
 
 
@@ -201,7 +196,7 @@ def test_the_games_of_a_server_killed_outright_end_with_it(tmp_path: Path) -> No
             os.kill(pid, signal.SIGKILL)
     assert len(games - waiting) == 2  # the game and its search process
     assert waiting < games
-    [record] = game_records(tmp_path / "data")
+    [record] = records(tmp_path / "data")
     assert (record["moves"][0], record["result"]) == (4, "abandoned")
     assert not list((tmp_path / "data").glob("ttt-tui-crash-*"))
 
@@ -304,7 +299,7 @@ def test_a_game_whose_server_has_gone_ends_as_on_a_hang_up(tmp_path: Path, close
         game.wait()
     assert not list(tmp_path.glob("ttt-tui-crash-*"))
     if closed == "input":
-        [record] = game_records(tmp_path)
+        [record] = records(tmp_path)
         assert (record["moves"][0], record["result"]) == (4, "abandoned")
 
 

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import LockHolder
+from tests.storage.numbered import numbered
+from tests.support import LockHolder, records
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.game import EndedGame
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Mode, Settings
-from ttt_tui.storage import GameRecord, Store
-from ttt_tui.storage.files import LockBusy, directory_lock
+from ttt_tui.storage import GAMES_FILE, GameRecord, LockBusy, Stats, Store, record_of
 from ttt_tui.storage.saver import SAVED_NOTICE, Saver, waiting_notice
 
 T0 = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
@@ -76,8 +76,9 @@ def saver_for(data: Path, told: Told) -> Saver:
     return Saver(Store(data), told.report, told.failed, retry_seconds=0.05)
 
 
-def lines(path: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in path.read_text().splitlines()]
+def results(data: Path) -> list[object]:
+    """The result of each game recorded in ``data``, oldest first."""
+    return [record["result"] for record in records(data)]
 
 
 def test_changes_are_made_in_order_and_a_read_sees_them(data: Path) -> None:
@@ -92,11 +93,8 @@ def test_changes_are_made_in_order_and_a_read_sees_them(data: Path) -> None:
     assert stats.count("two_players", "draw") == 1
     assert stats.count("two_players", "x_won") == 0  # counted, then reset
     assert saver.close() == []
-    assert [line.get("result") for line in lines(data / "games.jsonl")] == [
-        "x_won",
-        None,  # the reset's mark
-        "draw",
-    ]
+    assert results(data) == ["x_won", "draw"]
+    assert Store(data).load_stats().counts == {"two_players": {"x_won": 0, "o_won": 0, "draw": 1}}
     assert json.loads((data / "settings.json").read_text())["difficulty"] == "hard"
     assert told.notices == [] and told.errors == []
 
@@ -112,13 +110,13 @@ def test_a_held_lock_makes_saving_wait_say_so_once_and_save_when_free(data: Path
         told.wait_for(waiting_notice(saver.store))
         time.sleep(0.3)  # several more tries, all refused
         assert holder.holding
-        assert not (data / "settings.json").exists() and not (data / "games.jsonl").exists()
+        assert not (data / "settings.json").exists() and records(data) == []
     told.wait_for(SAVED_NOTICE)
     assert told.notices == [waiting_notice(saver.store), SAVED_NOTICE]
     assert saver.close() == []
     settings = json.loads((data / "settings.json").read_text())
     assert (settings["mark"], settings["coach"]) == ("O", True)
-    assert [line["result"] for line in lines(data / "games.jsonl")] == ["abandoned"]
+    assert results(data) == ["abandoned"]
 
 
 def test_at_the_end_a_lock_held_too_long_is_named_with_what_was_not_saved(data: Path) -> None:
@@ -135,7 +133,7 @@ def test_at_the_end_a_lock_held_too_long_is_named_with_what_was_not_saved(data: 
         f"not saved: your settings and the unfinished game. Another ttt-tui held {data}"
         " for more than 0.5 s as this one ended.",
     ]
-    assert not (data / "settings.json").exists() and not (data / "games.jsonl").exists()
+    assert not (data / "settings.json").exists() and records(data) == []
 
 
 def test_at_the_end_a_lock_let_go_in_time_loses_nothing(data: Path) -> None:
@@ -147,7 +145,7 @@ def test_at_the_end_a_lock_let_go_in_time_loses_nothing(data: Path) -> None:
     told.wait_for(waiting_notice(saver.store))
     threading.Timer(0.3, holder.release).start()
     assert saver.close(timeout=20) == []  # saved as the game ended: nothing to say
-    assert [line["result"] for line in lines(data / "games.jsonl")] == ["x_won"]
+    assert results(data) == ["x_won"]
 
 
 def test_an_unexpected_error_in_a_save_is_reported_as_a_failure(
@@ -169,7 +167,7 @@ def test_an_unexpected_error_in_a_save_is_reported_as_a_failure(
     saver.record(game(Result.DRAW, (4, 0, 8, 2, 1, 7, 6, 3, 5)))
     assert saver.close() == []
     assert [type(error) for error in told.errors] == [ZeroDivisionError]
-    assert len(lines(data / "games.jsonl")) == 2  # the changes after it go on
+    assert results(data) == ["x_won", "draw"]  # the changes after it go on
 
 
 def test_a_read_given_up_on_is_not_run(data: Path) -> None:
@@ -185,7 +183,7 @@ def test_a_read_given_up_on_is_not_run(data: Path) -> None:
             read.result()
     told.wait_for(SAVED_NOTICE)
     assert saver.close() == []
-    assert len(lines(data / "games.jsonl")) == 1
+    assert results(data) == ["x_won"]
 
 
 def test_a_store_that_saves_nothing_never_waits(tmp_path: Path) -> None:
@@ -198,10 +196,47 @@ def test_a_store_that_saves_nothing_never_waits(tmp_path: Path) -> None:
     assert told.notices == []
 
 
-def test_the_lock_gives_up_after_its_timeout_having_done_nothing(data: Path) -> None:
-    ran = []
-    with LockHolder(data), pytest.raises(LockBusy), directory_lock(data, timeout=0.1):
-        ran.append(True)
-    assert ran == []
-    with directory_lock(data, timeout=0.1) as held:
-        assert held
+def test_a_store_gives_up_on_a_held_lock_having_changed_nothing(data: Path) -> None:
+    store = Store(data)
+    store.save_settings(Settings(coach=True))
+    store.record_game(numbered(1))
+    settings = (data / "settings.json").read_bytes()
+    store.lock_timeout = 0.1
+    with LockHolder(data):
+        for change in (
+            lambda: store.record_game(numbered(2)),
+            store.reset_stats,
+            lambda: store.save_settings(Settings(mark=Player.O)),
+            lambda: store.import_games([numbered(3)]),
+        ):
+            with pytest.raises(LockBusy):
+                change()
+        assert store.load_stats() == Stats.from_records([numbered(1)])  # reads go on
+        assert (data / "settings.json").read_bytes() == settings
+        assert records(data) == [json.loads(numbered(1).to_json())]
+    store.record_game(numbered(2))
+    assert store.load_stats() == Stats.from_records([numbered(1), numbered(2)])
+    assert store.take_notices() == []
+    assert store.saving is True
+
+
+def test_old_files_met_under_a_held_lock_wait_for_it_and_are_then_carried_over(
+    data: Path,
+) -> None:
+    (data / GAMES_FILE).write_bytes(numbered(1).to_json().encode() + b"\n")
+    told = Told()
+    saver = saver_for(data, told)
+    with LockHolder(data):
+        saver.start()
+        saver.record(game())
+        told.wait_for(waiting_notice(saver.store))
+        assert (data / GAMES_FILE).exists()
+    told.wait_for(SAVED_NOTICE)
+    stats = saver.load_stats().result(timeout=20)
+    assert saver.close() == []
+    assert stats == Stats.from_records([numbered(1), record_of(game())])
+    assert results(data) == [numbered(1).result.value, "x_won"]
+    assert not (data / GAMES_FILE).exists()
+    assert told.errors == []
+    [moved] = [notice for notice in told.notices if GAMES_FILE in notice]
+    assert "1 recorded game " in moved

@@ -11,6 +11,7 @@ import contextlib
 import json
 import random
 import re
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -48,7 +49,7 @@ from ttt_tui.play.session import Changed, Session
 from ttt_tui.play.settings import Level, Settings
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.search.client import Analyzer, MoveChooser, Searcher, ThreadSearcher
-from ttt_tui.storage import GAMES_FILE
+from ttt_tui.storage import DATABASE_FILE, GameRecord, Store
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.footer import FooterItem, GameFooter
@@ -580,25 +581,62 @@ async def race(pilot: Pilot[None], *burst: events.Event) -> None:
 
 
 def records(directory: Path) -> list[dict[str, Any]]:
-    """The game records in ``directory``'s ``games.jsonl``, as JSON objects (none without it)."""
-    path = directory / GAMES_FILE
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    """The game records in ``directory``'s database, oldest first, as the JSON objects
+    ``games export`` writes (none without a database)."""
+    path = directory / DATABASE_FILE
+    if not path.exists():
+        return []
+    db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+    try:
+        rows = db.execute("SELECT record FROM games ORDER BY id").fetchall()
+    finally:
+        db.close()
+    return [json.loads(text) for (text,) in rows]
+
+
+def stored(store: Store) -> list[GameRecord]:
+    """Every game ``store`` holds, oldest first; each must be readable."""
+    games = [record for _, record in store.iter_games()]
+    readable = [record for record in games if isinstance(record, GameRecord)]
+    assert readable == games, games
+    return readable
+
+
+def games_in_play(directory: Path) -> list[tuple[str, str | None]]:
+    """The games in play kept in ``directory``'s database: each one's state (JSON) and
+    owner (None once left), oldest first."""
+    path = directory / DATABASE_FILE
+    if not path.exists():
+        return []
+    db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+    try:
+        return db.execute("SELECT state, owner FROM games_in_play ORDER BY id").fetchall()
+    finally:
+        db.close()
+
+
+def left_games(directory: Path) -> list[dict[str, Any]]:
+    """The games in play that their app left unfinished, to be offered back, as JSON."""
+    return [json.loads(state) for state, owner in games_in_play(directory) if owner is None]
 
 
 # Another ttt-tui ------------------------------------------------------------------
 
 HOLD_LOCK = """
-import fcntl, os, sys
-fd = os.open(sys.argv[1], os.O_RDONLY)
-fcntl.flock(fd, fcntl.LOCK_EX)
+import sys
+from pathlib import Path
+from ttt_tui.storage.database import DATABASE_FILE, connect
+db = connect(Path(sys.argv[1]) / DATABASE_FILE, None)
+db.execute("BEGIN IMMEDIATE")
 print("held", flush=True)
 sys.stdin.read()
 """
 
 
 class LockHolder:
-    """Another process holding a data directory's lock, as another ttt-tui saving or a
-    stuck one would, until `release` (or the end of the ``with`` block)."""
+    """Another process holding a data directory's database for writing, as another
+    ttt-tui saving or a stuck one would, until `release` (or the end of the ``with``
+    block)."""
 
     def __init__(self, directory: Path) -> None:
         self.process = subprocess.Popen(

@@ -45,6 +45,7 @@ import os
 import random
 import re
 import signal
+import sqlite3
 import sys
 import time
 from collections import deque
@@ -63,6 +64,8 @@ from tests.support.terminal import (
 )
 from ttt_tui.play.settings import BoardSize
 from ttt_tui.screens.game import MIN_SIZES
+from ttt_tui.storage import DATABASE_FILE, GameRecord, Store
+from ttt_tui.storage.store import COUNTED_FROM_RECORDS
 
 DEFAULT_SEEDS = (1,)
 """Seeds of the short run in the normal suite (.ci/run's long run takes four more)."""
@@ -108,7 +111,7 @@ FULL_REPORTS = 3
 """Failures per seed reported in full; the later ones in a line or two."""
 
 CRASH_REPORT = "ttt-tui-crash-*.txt"
-DATA_FILES = ("settings.json", "stats.json", "games.jsonl")
+DATA_FILES = ("settings.json", DATABASE_FILE, f"{DATABASE_FILE}-wal", f"{DATABASE_FILE}-shm")
 
 HEADER = "ttt-tui — tic-tac-toe vs minimax"
 PALETTE = "Search for commands"
@@ -593,6 +596,25 @@ def recognise(lines: Sequence[str], size: tuple[int, int]) -> str | None:
 # The fuzzer ------------------------------------------------------------------
 
 
+def database_problems(path: Path) -> tuple[list[str], list[str]]:
+    """The game records in the database at ``path`` (none without one), and what is wrong
+    with it: damage (``PRAGMA integrity_check``), or stats that do not count the records."""
+    if not path.exists():
+        return [], []
+    db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+    try:
+        check = db.execute("PRAGMA integrity_check").fetchall()
+        problems = [] if check == [("ok",)] else [f"the database is damaged: {check[:3]}"]
+        games = [text for (text,) in db.execute("SELECT record FROM games ORDER BY id")]
+        kept = sorted(db.execute("SELECT key, outcome, count FROM stats WHERE count > 0"))
+        counted = sorted(db.execute(COUNTED_FROM_RECORDS))
+    finally:
+        db.close()
+    if kept != counted:
+        problems.append(f"the stats do not count the records: {kept} against {counted}")
+    return games, problems
+
+
 @dataclass
 class Figures:
     """What one seed's run did and found."""
@@ -652,7 +674,7 @@ class TerminalFuzzer:
         self.failures: list[str] = []
         self.recent: deque[str] = deque(maxlen=12)
         self.games: list[str] = []
-        """The lines of ``games.jsonl`` after the last life."""
+        """The game records in the database after the last life."""
 
     def env(self) -> dict[str, str]:
         return game_env(
@@ -806,34 +828,24 @@ class TerminalFuzzer:
         for path in sorted(self.data_dir.iterdir()):
             if path.name not in DATA_FILES:
                 problems.append(f"an unexpected file in the data directory: {path.name}")
-        for name in ("settings.json", "stats.json"):
-            path = self.data_dir / name
-            if not path.exists():
-                continue
+        path = self.data_dir / "settings.json"
+        if path.exists():
             try:
                 value = json.loads(path.read_bytes())
             except ValueError as exc:
-                problems.append(f"{name} is not JSON ({exc})")
-                continue
-            if not isinstance(value, dict):
-                problems.append(f"{name} holds a {type(value).__name__}, not an object")
-        path = self.data_dir / "games.jsonl"
-        lines = path.read_text("utf-8").splitlines() if path.exists() else []
-        for index, line in enumerate(lines, 1):
-            try:
-                value = json.loads(line)
-            except ValueError as exc:
-                problems.append(f"games.jsonl line {index} is not JSON ({exc}): {line!r}")
-                continue
-            if not isinstance(value, dict):
-                problems.append(f"games.jsonl line {index} is not an object: {line!r}")
-        if lines[: len(self.games)] != self.games:
+                problems.append(f"settings.json is not JSON ({exc})")
+            else:
+                if not isinstance(value, dict):
+                    problems.append(f"settings.json holds a {type(value).__name__}, not an object")
+        games, trouble = database_problems(self.data_dir / DATABASE_FILE)
+        problems += trouble
+        if games[: len(self.games)] != self.games:
             problems.append(
-                f"games.jsonl lost games of earlier lives: it had {len(self.games)} lines,"
-                f" now {len(lines)}, and the first ones differ"
+                f"the database lost games of earlier lives: it had {len(self.games)},"
+                f" now {len(games)}, and the first ones differ"
             )
-        self.games = lines
-        self.figures.games_recorded = len(lines)
+        self.games = games
+        self.figures.games_recorded = len(games)
         return problems
 
     def report(self, life: int, reason: str, terminal: Terminal) -> str:
@@ -991,19 +1003,39 @@ def test_recognise_wants_the_screen_for_this_size() -> None:
     assert recognise(["╭──" + " " * 57, *[" " * 60] * 5], (60, 6)) is None
 
 
+RECORD = (
+    '{"version":2,"started":"2026-11-22T06:15:00+00:00","ended":"2026-11-22T06:15:30+00:00",'
+    '"mode":"two_players","n":3,"k":3,"x_difficulty":null,"o_difficulty":null,'
+    '"human_mark":null,"moves":[4,0,8,2,6],"result":"draw","undo_used":false,"hints_used":0}'
+)
+
+
 def test_the_data_checks_catch_damage(tmp_path: Path) -> None:
-    fuzzer = TerminalFuzzer(3, 0, tmp_path)
+    fuzzer = TerminalFuzzer(3, 0, tmp_path / "first")
     fuzzer.data_dir.mkdir()
     (fuzzer.data_dir / "settings.json").write_text("[]")
-    (fuzzer.data_dir / "stats.json").write_text('{"version": 1')
-    (fuzzer.data_dir / "games.jsonl").write_text('{"moves": [4]}\n{"moves": [4\n')
+    (fuzzer.data_dir / "games.jsonl").write_text("{}")
     (fuzzer.data_dir / "ttt-tui-crash-20260101T000000000000Z.txt").write_text("boom")
     problems = " ".join(fuzzer.data_problems())
     assert "settings.json holds a list" in problems
-    assert "stats.json is not JSON" in problems
-    assert "games.jsonl line 2 is not JSON" in problems
+    assert "an unexpected file in the data directory: games.jsonl" in problems
     assert "a crash report: ttt-tui-crash-" in problems
-    (fuzzer.data_dir / "games.jsonl").write_text("")
+
+    fuzzer = TerminalFuzzer(3, 0, tmp_path / "second")
+    store = Store(fuzzer.data_dir)
+    store.record_game(GameRecord.from_json(RECORD))
+    store.close()
+    assert fuzzer.data_problems() == []
+    assert len(fuzzer.games) == 1
+    db = sqlite3.connect(fuzzer.data_dir / DATABASE_FILE)
+    try:
+        db.execute("UPDATE stats SET count = count + 1")
+        db.commit()
+        assert any("the stats do not count the records" in p for p in fuzzer.data_problems())
+        db.execute("DELETE FROM games")
+        db.commit()
+    finally:
+        db.close()
     assert any("lost games of earlier lives" in p for p in fuzzer.data_problems())
 
 

@@ -4,14 +4,11 @@ says what it did."""
 
 from __future__ import annotations
 
-import errno
 import json
-import os
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual.widgets import DataTable
@@ -22,6 +19,7 @@ from tests.support import (
     Notice,
     make_app,
     play_a_game,
+    records,
     score_total,
     settle,
     start,
@@ -30,7 +28,7 @@ from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Mode, Settings
 from ttt_tui.screens.stats import StatsScreen
-from ttt_tui.storage import GameRecord, Store, settings_json
+from ttt_tui.storage import DATABASE_FILE, GameRecord, Store, settings_json
 
 SAVING_OFF = (
     "Saving is off for this session; settings, stats and games are kept in memory until you quit."
@@ -73,46 +71,23 @@ def seed_files(directory: Path) -> dict[str, bytes]:
             )
         )
     assert store.take_notices() == []
+    store.close()
     return snapshot(directory)
 
 
 def stats_counted(directory: Path) -> int:
-    """Games counted in ``stats.json``."""
-    data = json.loads((directory / "stats.json").read_text(encoding="utf-8"))
-    return sum(sum(row.values()) for row in data["counts"].values())
-
-
-def refuse_writes_in(directory: Path, monkeypatch: pytest.MonkeyPatch, error: int) -> None:
-    """Make creating files in ``directory`` fail (EACCES), or writing to them fail (ENOSPC).
-
-    Tests run as root, for whom chmod blocks nothing, so the system calls are
-    made to fail as they would for a user in a read-only or full directory.
-    """
-    real_open, real_write = os.open, os.write
-    doomed: set[int] = set()
-
-    def fake_open(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
-        inside = Path(os.fsdecode(path)).parent == directory
-        if inside and flags & os.O_CREAT and error == errno.EACCES:
-            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fsdecode(path))
-        fd = real_open(path, flags, *args, **kwargs)
-        if inside and flags & os.O_CREAT:
-            doomed.add(fd)
-        return fd
-
-    def fake_write(fd: int, data: Any) -> int:
-        if fd in doomed:
-            doomed.discard(fd)
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return real_write(fd, data)
-
-    monkeypatch.setattr(os, "open", fake_open)
-    monkeypatch.setattr(os, "write", fake_write)
+    """Games counted in the stats kept in ``directory``."""
+    store = Store(directory)
+    try:
+        return sum(row.total for row in store.load_stats().rows())
+    finally:
+        store.close()
 
 
 @dataclass(frozen=True)
 class Damage:
-    """What a damaged data file holds, what the person is told and what becomes of the file."""
+    """What a damaged or foreign data file holds, what the person is told and what becomes
+    of the file."""
 
     name: str
     """The data file."""
@@ -121,18 +96,20 @@ class Damage:
     notice: str | None
     """A regular expression the one "Saving" notification must match; None for no notice."""
     fate: str = "moved aside"
-    """Where the file ends: "moved aside" (NAME.corrupt-*), "left alone" (newer) or "kept"."""
+    """Where the file ends: "moved aside" (NAME.corrupt-*), "left alone" (newer) or "migrated"
+    (an older ttt-tui's file, carried into the database and kept as NAME.migrated-*)."""
+    kept_games: int = 2
+    """The games recorded before that the stats still count."""
 
 
 SETTINGS_BYTES = (json.dumps(settings_json(SEEDED_SETTINGS), indent=2) + "\n").encode()
 
-STATS_BYTES = b'{\n  "version": 1,\n  "counts": {\n    "human_vs_ai/easy": {"win": 1, "draw": 1}\n'
-
 GAME_LINE = (
-    '{"version":1,"started":"2026-11-22T06:15:00+00:00","ended":"2026-11-22T06:15:30+00:00",'
+    '{"version":1,"started":"2026-11-22T06:15:00+00:00","ended":"2026-11-22T06:15:40+00:00",'
     '"mode":"human_vs_ai","x_difficulty":null,"o_difficulty":"easy","human_mark":"X",'
     '"moves":[4,0,8,2,6],"result":"x_won","undo_used":false,"hints_used":0}'
 )
+"""A game of an older ttt-tui's ``games.jsonl``, not among the seeded ones."""
 
 
 def unreadable(name: str, reason: str, then: str = "started with defaults.") -> str:
@@ -146,10 +123,6 @@ def unreadable(name: str, reason: str, then: str = "started with defaults.") -> 
     )
 
 
-REBUILT = "rebuilt the counts from the 2 games in games.jsonl."
-"""How a stats notice ends when the two seeded games are counted again."""
-
-
 def newer(name: str) -> str:
     return re.escape(
         f"{name} was written by a newer ttt-tui (format version 3); left it untouched"
@@ -157,14 +130,20 @@ def newer(name: str) -> str:
     )
 
 
-def bad_lines(count: int, first: str, kept: int) -> str:
-    games = "game" if kept == 1 else "games"
+def migrated(games: int, then: str = "") -> str:
+    moved = f": moved the {games} recorded game{'' if games == 1 else 's'} of games.jsonl into it"
     return (
-        re.escape(f"games.jsonl had {count} unreadable line{'s' if count > 1 else ''} ({first}")
-        + r".*"
-        + re.escape("); moved it to games.jsonl")
+        re.escape(f"Games and stats now live in {DATABASE_FILE}{moved}; kept the old file as ")
+        + r"games\.jsonl\.migrated-\d{8}T\d{6}Z\."
+        + re.escape(then)
+    )
+
+
+def damaged_database(reason: str) -> str:
+    return (
+        re.escape(f"{DATABASE_FILE} was damaged ({reason}); moved it to {DATABASE_FILE}")
         + CORRUPT_NAME
-        + re.escape(f" and kept the {kept} readable {games}.")
+        + re.escape(" and carried the 0 games SQLite could still read into a new one.")
     )
 
 
@@ -188,54 +167,44 @@ DAMAGE = {
         newer("settings.json"),
         "left alone",
     ),
-    "stats-corrupt": Damage(
-        "stats.json",
-        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
-        unreadable("stats.json", "not UTF-8", REBUILT),
+    "database-not-sqlite": Damage(
+        DATABASE_FILE,
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" * 64,
+        damaged_database("file is not a database"),
+        kept_games=0,
     ),
-    "stats-truncated": Damage(
-        "stats.json", STATS_BYTES, unreadable("stats.json", "not valid JSON (Expecting", REBUILT)
+    "database-empty-header": Damage(
+        DATABASE_FILE,
+        b"SQLite format 3\x00" + b"\x00" * 4080,
+        damaged_database("file is not a database"),
+        kept_games=0,
     ),
-    "stats-empty": Damage(
-        "stats.json", b"", unreadable("stats.json", "not valid JSON (Expecting value", REBUILT)
+    "old-games": Damage(
+        "games.jsonl", (GAME_LINE + "\n").encode(), migrated(1), "migrated", kept_games=3
     ),
-    "stats-wrong-type": Damage(
-        "stats.json",
-        b'{"version": 1, "counts": {"human_vs_ai/easy": {"win": "three"}}}',
-        unreadable(
-            "stats.json",
-            "human_vs_ai/easy/win: expected a whole number >= 0, got 'three'",
-            REBUILT,
-        ),
-    ),
-    "stats-future": Damage(
-        "stats.json",
-        b'{"version": 3, "counts": {}, "elo": 1500}\n',
-        newer("stats.json"),
-        "left alone",
-    ),
-    "games-corrupt": Damage(
-        "games.jsonl",
-        b"\xff\xfe\x00g\x00a\x00m\x00e\x00s\x00\n",
-        bad_lines(1, "line 1: not UTF-8 text", 0),
-    ),
-    "games-truncated": Damage(
+    "old-games-truncated": Damage(
         "games.jsonl",
         (GAME_LINE + "\n" + GAME_LINE[:70]).encode(),
-        bad_lines(1, "line 2: not valid JSON (", 1),
+        migrated(
+            1, " 1 line of games.jsonl could not be read (line 2: not valid JSON ("
+        ).removesuffix(re.escape("("))
+        + r".*\) and stay only in the kept file\.",
+        "migrated",
+        kept_games=3,
     ),
-    # An empty games file is simply no games yet: nothing to report, nothing moved.
-    "games-empty": Damage("games.jsonl", b"", None, "kept"),
-    "games-wrong-type": Damage(
+    "old-games-future": Damage(
         "games.jsonl",
-        (GAME_LINE + "\n[4, 0, 8]\n").encode(),
-        bad_lines(1, "line 2: top level: expected a JSON object, got list", 1),
-    ),
-    "games-future": Damage(
-        "games.jsonl",
-        (GAME_LINE + "\n" + GAME_LINE.replace('"version":1', '"version":3') + "\n").encode(),
-        newer("games.jsonl"),
-        "left alone",
+        (GAME_LINE.replace('"version":1', '"version":3') + "\n").encode(),
+        re.escape(
+            f"Games and stats now live in {DATABASE_FILE}: moved the 0 recorded games of"
+            " games.jsonl into it; kept the old file as games.jsonl.migrated-"
+        )
+        + r"\d{8}T\d{6}Z\. "
+        + re.escape(
+            "1 line of games.jsonl could not be read (line 1: from a newer ttt-tui (format 3))"
+            " and stay only in the kept file."
+        ),
+        "migrated",
     ),
 }
 
@@ -266,9 +235,9 @@ async def test_data_dir_missing(tmp_path: Path) -> None:
         await play_a_game(pilot, screen)
         assert score_total(screen) == 1
     assert seen == []
-    assert sorted(p.name for p in data.iterdir()) == ["games.jsonl", "stats.json"]
+    assert sorted(p.name for p in data.iterdir()) == [DATABASE_FILE]
     assert stats_counted(data) == 1
-    assert len((data / "games.jsonl").read_text().splitlines()) == 1
+    assert len(records(data)) == 1
 
 
 async def test_data_dir_is_a_file(tmp_path: Path) -> None:
@@ -291,49 +260,47 @@ async def test_data_dir_is_a_file(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
 
 
-@pytest.mark.parametrize(
-    ("error", "reason"),
-    [(errno.EACCES, "Permission denied"), (errno.ENOSPC, "No space left on device")],
-    ids=["data-dir-unwritable", "disk-full"],
-)
-async def test_data_dir_cannot_be_written(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: int, reason: str
-) -> None:
-    """One notification that saving is off; two games play and count; old files intact."""
+async def test_a_database_that_cannot_be_opened_turns_saving_off_once(tmp_path: Path) -> None:
+    """A directory where the database should be: one notice that saving is off, the
+    saved settings still read, two games play and count (in memory), nothing changed."""
     data = tmp_path / "data"
-    before = seed_files(data)
-    refuse_writes_in(data, monkeypatch, error)
+    data.mkdir()
+    (data / "settings.json").write_bytes(SETTINGS_BYTES)
+    (data / DATABASE_FILE).mkdir()
+    before = snapshot(data)
     app = make_app(store=Store(data), seed=1)
     seen = Notes(app).notices
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await start(pilot)
-        assert screen.session.settings == SEEDED_SETTINGS  # reading still works
-        assert seen == []  # nothing has failed yet: nothing was written
+        assert screen.session.settings == SEEDED_SETTINGS
         await play_a_game(pilot, screen)
-        assert score_total(screen) == 1
-        # A setting change tries to save too; then a second game, refused again.
-        await pilot.press("d", "n")
+        await pilot.press("n")
         await settle(pilot)
         await play_a_game(pilot, screen)
         assert score_total(screen) == 2
-        assert len(app.store.load_games()) == 2 + 2  # kept in memory
+        await pilot.press("s")
+        await settle(pilot)
+        stats = app.screen
+        assert isinstance(stats, StatsScreen)
+        table = stats.query_one(DataTable)
+        total = sum(int(table.get_row(key)[2]) for key in table.rows)
+        assert total == 2
     assert saving_notices(seen) == [
-        f"Could not write {data / 'games.jsonl'} ({reason}). {SAVING_OFF}"
+        f"Could not open {data / DATABASE_FILE} (unable to open database file). {SAVING_OFF}"
     ]
-    assert [n.severity for n in seen if n.title == "Saving"] == ["warning"]
-    monkeypatch.undo()
-    assert snapshot(data) == before  # byte for byte, and no temp files left behind
+    assert snapshot(data) == before
+    assert [p.name for p in (data / DATABASE_FILE).iterdir()] == []
 
 
 @pytest.mark.parametrize("damage", DAMAGE.values(), ids=DAMAGE.keys())
 async def test_damaged_data_file(tmp_path: Path, damage: Damage) -> None:
     """The app starts with defaults for that file, says what happened once, keeps playing
     and saving; a damaged file is kept byte for byte as NAME.corrupt-*, a newer one is left
-    exactly as it was, and the other files lose nothing."""
+    exactly as it was, an older ttt-tui's games are carried into the database, and the
+    other files lose nothing."""
     data = tmp_path / "data"
     before = seed_files(data)
     (data / damage.name).write_bytes(damage.content)
-    future = damage.fate == "left alone"
 
     app = make_app(store=Store(data), seed=1)
     seen = Notes(app).notices
@@ -345,9 +312,7 @@ async def test_damaged_data_file(tmp_path: Path, damage: Damage) -> None:
             # Settings are read at start, so the person hears of it at once, and only
             # settings.json has been touched.
             assert len(saving_notices(seen)) == 1
-            after = snapshot(data)
-            assert after["stats.json"] == before["stats.json"]
-            assert after["games.jsonl"] == before["games.jsonl"]
+            assert snapshot(data)[DATABASE_FILE] == before[DATABASE_FILE]
         await play_a_game(pilot, screen)
         assert screen.session.game.is_over
         assert score_total(screen) == 1
@@ -362,37 +327,25 @@ async def test_damaged_data_file(tmp_path: Path, damage: Damage) -> None:
     assert app.store.saving is True
 
     after = snapshot(data)
-    aside = [name for name in after if re.fullmatch(re.escape(damage.name) + CORRUPT_NAME, name)]
-    if damage.fate != "moved aside":
+    kind = {"moved aside": CORRUPT_NAME, "migrated": r"\.migrated-\d{8}T\d{6}Z"}
+    aside = [
+        name
+        for name in after
+        if re.fullmatch(re.escape(damage.name) + kind.get(damage.fate, "-none-"), name)
+    ]
+    if damage.fate == "left alone":
         assert aside == []
+        assert after[damage.name] == damage.content
     else:
         assert len(aside) == 1
         assert after[aside[0]] == damage.content
         assert aside[0] in notices[0]
-    if future:
-        assert after[damage.name] == damage.content
     assert not [name for name in after if name.endswith(".tmp")]
-
-    # The other files lose nothing: settings as they were, every old game and count kept.
     if damage.name != "settings.json":
         assert after["settings.json"] == before["settings.json"]
-    old_lines = before["games.jsonl"].decode().splitlines()
-    new_lines = after["games.jsonl"].decode().splitlines()
-    if damage.name == "games.jsonl":
-        readable = [
-            line
-            for line in damage.content.decode(errors="replace").splitlines()
-            if line == GAME_LINE
-        ]
-        if future:
-            assert new_lines == damage.content.decode().splitlines()
-        else:
-            assert new_lines[:-1] == readable
-    else:
-        assert new_lines[:-1] == old_lines
-    if damage.name != "stats.json" or not future:
-        # Damaged stats are counted again from games.jsonl: the two old games and the new one.
-        assert stats_counted(data) == 2 + 1
+    # Every game kept, the new one recorded after them, and the stats count them all.
+    assert stats_counted(data) == damage.kept_games + 1
+    assert len(records(data)) == damage.kept_games + 1
 
 
 @pytest.mark.parametrize(("content", "problem"), BAD_SETTINGS.values(), ids=BAD_SETTINGS.keys())
@@ -400,7 +353,7 @@ async def test_settings_with_a_bad_field(tmp_path: Path, content: bytes, problem
     """The good fields are kept (Easy here), only the bad one falls back, the notice names
     it, and the file is kept byte for byte as settings.json.corrupt-*."""
     data = tmp_path / "data"
-    before = seed_files(data)
+    seed_files(data)
     (data / "settings.json").write_bytes(content)
     field = problem.partition(":")[0]
 
@@ -426,28 +379,7 @@ async def test_settings_with_a_bad_field(tmp_path: Path, content: bytes, problem
     assert after[aside] == content
     assert aside in notice
     assert json.loads(after["settings.json"]) == settings_json(SEEDED_SETTINGS)
-    assert after["games.jsonl"].startswith(before["games.jsonl"])
     assert stats_counted(data) == 2 + 1
-
-
-async def test_stats_damaged_seen_first_on_the_stats_screen(tmp_path: Path) -> None:
-    """Opening the stats screen is where a person first meets damaged stats: say so there."""
-    data = tmp_path / "data"
-    seed_files(data)
-    (data / "stats.json").write_bytes(b"")
-    app = make_app(store=Store(data), seed=1)
-    seen = Notes(app).notices
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await start(pilot)
-        await pilot.press("s")
-        await pilot.pause()
-        assert isinstance(app.screen, StatsScreen)
-        assert any(p.name.startswith("stats.json.corrupt-") for p in data.iterdir())
-        [notice] = saving_notices(seen)
-        assert notice.startswith("stats.json was unreadable")
-        assert notice.endswith(REBUILT)
-        table = app.screen.query_one(DataTable)
-        assert table.get_row("human_vs_ai/easy")[:6] == ["You vs AI", "Easy", "2", "1", "1", "0"]
 
 
 async def test_markup_in_data_dir_path(tmp_path: Path) -> None:

@@ -58,6 +58,7 @@ from tests.support import (
     look_for_idle_every,
     make_app,
     resize_pending,
+    stored,
 )
 from ttt_tui.engine import (
     Board,
@@ -1215,7 +1216,7 @@ class Fuzzer:
         """Every ended game was recorded once; every abandoned game with moves too."""
         found = [] if found is None else found
         records = Counter(
-            (tuple(record.moves), record.result.value) for record in self.store.load_games()
+            (tuple(record.moves), record.result.value) for record in stored(self.store)
         )
         expected = self.monitor.expected_records(current)
         if records != expected:

@@ -25,6 +25,7 @@ from tests.support import (
     start,
     start_blocked,
     status,
+    stored,
 )
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import Result
@@ -234,7 +235,7 @@ async def test_switching_mode_starts_a_new_game_and_records_the_abandoned_one() 
         await settle(pilot)
         assert screen.session.game.moves == []
         assert screen.session.game.mode is Mode.TWO_PLAYERS
-        records = app.store.load_games()
+        records = stored(app.store)
         assert [(r.mode, r.moves, r.result) for r in records] == [
             (Mode.HUMAN_VS_AI, (0, 4), Result.ABANDONED)
         ]
@@ -247,7 +248,7 @@ async def test_switching_mode_starts_a_new_game_and_records_the_abandoned_one() 
         await play(pilot, "right", "right", "enter")
         assert screen.session.game.mode is Mode.AI_VS_AI
         assert screen.session.game.is_over  # the engines played it out by themselves
-        records = app.store.load_games()
+        records = stored(app.store)
         assert [(r.mode, r.result) for r in records] == [
             (Mode.HUMAN_VS_AI, Result.ABANDONED),
             (Mode.AI_VS_AI, Result.from_status(screen.session.game.status)),

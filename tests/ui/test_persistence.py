@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from tests.support import (
     records,
     settle,
     start,
+    stored,
     until,
 )
 from tests.support import play as play_keys
@@ -39,21 +41,29 @@ from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.stats import StatsScreen
 from ttt_tui.storage import (
+    DATABASE_FILE,
+    GAMES_FILE,
     SETTINGS_FILE,
     STATS_FILE,
     Store,
     default_data_dir,
 )
+from ttt_tui.storage.database import write
 from ttt_tui.storage.saver import SAVED_NOTICE, waiting_notice
+from ttt_tui.storage.store import recount
 from ttt_tui.widgets.choice import Choice
 
 # Helpers ---------------------------------------------------------------------
 
 
 def stats_counts(directory: Path) -> dict[str, dict[str, int]]:
-    """The counts in ``stats.json``."""
-    counts: dict[str, dict[str, int]] = json.loads((directory / STATS_FILE).read_text())["counts"]
-    return counts
+    """The all-time counts kept in ``directory``'s database."""
+    store = Store(directory)
+    try:
+        stats = store.load_stats()
+    finally:
+        store.close()
+    return {key: {str(o): n for o, n in row.items()} for key, row in stats.counts.items()}
 
 
 def table_rows(screen: StatsScreen) -> dict[str, str]:
@@ -249,7 +259,7 @@ async def test_new_game_and_quit_mid_game_record_abandoned_games_that_do_not_cou
         ([0, 4], "abandoned"),
         ([2, 4, 1, 8], "abandoned"),
     ]
-    assert not (directory / STATS_FILE).exists() or stats_counts(directory) == {}
+    assert stats_counts(directory) == {}
 
 
 async def test_quitting_after_a_finished_game_does_not_record_it_twice(tmp_path: Path) -> None:
@@ -311,21 +321,22 @@ async def test_the_stats_screen_shows_counts_and_resets_only_after_confirmation(
         zeroed = "You vs AI | Medium | 0 | 0 | 0 | 0 | - | -"
         assert table_rows(stats)["human_vs_ai/medium"] == zeroed
         assert all(v == 0 for row in stats_counts(directory).values() for v in row.values())
-        *games, reset = records(directory)
-        assert [r["result"] for r in games] == ["x_won", "o_won", "draw"]
-        assert set(reset) == {"version", "stats_reset"}
+        assert [r["result"] for r in records(directory)] == ["x_won", "o_won", "draw"]
 
         await pilot.press("escape")
         assert app.screen is screen
 
     # A new app on the same directory sees the reset.
     assert Store(directory).load_stats().count("human_vs_ai/medium", "win") == 0
-    # And if stats.json is damaged later, the rebuilt counts do not bring the reset ones back.
-    (directory / STATS_FILE).write_text('{"version": 1, "counts": {"two_players"')
-    rebuilt = Store(directory)
-    assert rebuilt.load_stats().counts == {}
-    [notice] = rebuilt.take_notices()
-    assert notice.endswith("from the 0 games in games.jsonl since the stats were last reset.")
+    # The reset is a row after the last game: the counts made again from the records agree.
+    db = sqlite3.connect(directory / DATABASE_FILE)
+    try:
+        assert db.execute("SELECT after_game FROM stats_resets").fetchall() == [(3,)]
+        with write(db):
+            recount(db)
+        assert db.execute("SELECT count(*) FROM stats").fetchone() == (0,)
+    finally:
+        db.close()
 
 
 # Trouble with the disk -------------------------------------------------------
@@ -358,7 +369,7 @@ async def test_an_unwritable_data_dir_leaves_the_game_playable_with_one_notice(
     assert len(saving) == 1, notes.messages
     assert str(blocker) in saving[0]
     # The in-memory store still has both games, the second abandoned on quit.
-    assert [r.result.value for r in app.store.load_games()] == ["x_won", "abandoned"]
+    assert [r.result.value for r in stored(app.store)] == ["x_won", "abandoned"]
     assert blocker.read_text() == "a file where the data directory should be"
 
 
@@ -537,29 +548,58 @@ async def test_no_mixed_note_without_a_mixed_row(tmp_path: Path) -> None:
         assert not mixed_note(stats).display
 
 
-async def test_a_damaged_stats_file_is_rebuilt_and_shown_on_the_stats_screen(
+async def test_games_recorded_before_the_database_are_moved_into_it_and_counted(
     tmp_path: Path,
 ) -> None:
+    """The files of an older ttt-tui: the games of ``games.jsonl`` go into the database at
+    the first launch, the notice names the files kept, and the stats count them."""
     directory = tmp_path / "data"
     app = make_app(ScriptedAI(8, 7), store=Store(directory))
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
         await play_keys(pilot, "1", "2", "3", "n", "1", "2", "3")
-    (directory / STATS_FILE).write_text('{"version": 1, "counts": {"human_vs_ai/medium": {"win"')
+    old = "".join(json.dumps(record) + "\n" for record in records(directory))
+    (directory / DATABASE_FILE).unlink()
+    (directory / GAMES_FILE).write_text(old)
+    (directory / STATS_FILE).write_text('{"version": 2, "counts": {}}')
 
     again = make_app(ScriptedAI(8, 7), store=Store(directory))
     notes = Notes(again)
     async with again.run_test(size=SIZE) as pilot:
         await start(pilot)
+        await until(pilot, lambda: bool(notes.messages), "the notice")
         [notice] = notes.messages
-        assert notice.startswith("stats.json was unreadable (not valid JSON")
-        assert notice.endswith("and rebuilt the counts from the 2 games in games.jsonl.")
+        assert notice.startswith(
+            "Games and stats now live in ttt-tui.sqlite3: moved the 2 recorded games of"
+            " games.jsonl into it; kept the old files as games.jsonl.migrated-"
+        )
+        assert "games.jsonl.migrated-" in notice and "stats.json.migrated-" in notice
+        assert notice.endswith("the stats now count the recorded games.")
         await pilot.press("s")
         stats = again.screen
         assert isinstance(stats, StatsScreen)
         medium = "You vs AI | Medium | 2 | 2 | 0 | 0 | - | -"
-        assert table_rows(stats)["human_vs_ai/medium"] == medium
+        await until(pilot, lambda: table_rows(stats)["human_vs_ai/medium"] == medium, "counts")
+    assert not (directory / GAMES_FILE).exists()
     assert stats_counts(directory) == {"human_vs_ai/medium": {"win": 2, "draw": 0, "loss": 0}}
+
+
+async def test_a_damaged_database_is_set_aside_and_the_game_saves_on(tmp_path: Path) -> None:
+    directory = tmp_path / "data"
+    directory.mkdir()
+    (directory / DATABASE_FILE).write_bytes(b"not a database, though it has its name" * 100)
+    app = make_app(ScriptedAI(8, 7), store=Store(directory))
+    notes = Notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await until(pilot, lambda: bool(notes.messages), "the notice")
+        [notice] = notes.messages
+        assert notice.startswith(f"{DATABASE_FILE} was damaged (file is not a database);")
+        assert f"moved it to {DATABASE_FILE}.corrupt-" in notice
+        await play_keys(pilot, "1", "2", "3")
+    assert [r["result"] for r in records(directory)] == ["x_won"]
+    [aside] = directory.glob(f"{DATABASE_FILE}.corrupt-*")
+    assert aside.read_bytes().startswith(b"not a database")
 
 
 # Saving while another ttt-tui holds the data directory ---------------------------

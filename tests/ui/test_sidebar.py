@@ -3,7 +3,6 @@ by keys, taking effect as they say."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,11 +22,13 @@ from tests.support import (
     marks,
     option_middle,
     play,
+    records,
     selected,
     settle,
     shown_marks,
     start,
     status,
+    stored,
     until,
 )
 from ttt_tui.engine import (
@@ -160,10 +161,10 @@ async def test_an_arrow_on_mode_or_board_leaves_the_game_in_play() -> None:
             await play(pilot, "right", "left", "right")
             assert marks(screen) == "X...O....", selector
             assert screen.session.game.mode is Mode.HUMAN_VS_AI
-        assert app.store.load_games() == []
+        assert stored(app.store) == []
         await play(pilot, "enter")  # Board's cursor is on 4x4: chosen, a new game
         assert screen.session.game.board.n == 4
-        assert [r.result for r in app.store.load_games()] == [Result.ABANDONED]
+        assert [r.result for r in stored(app.store)] == [Result.ABANDONED]
 
 
 async def test_a_difficulty_change_mid_game_applies_from_the_ai_s_next_move() -> None:
@@ -315,8 +316,7 @@ async def test_choosing_a_board_starts_a_new_game_and_keeps_the_choice(tmp_path:
         await settle(pilot)
         assert screen.session.game.board == Board.empty(4)
     assert Store(tmp_path / "data").load_settings().board is BoardSize.FOUR
-    lines = (tmp_path / "data" / "games.jsonl").read_text().splitlines()
-    [abandoned] = [json.loads(line) for line in lines]
+    [abandoned] = records(tmp_path / "data")
     assert (abandoned["n"], abandoned["k"], abandoned["result"]) == (3, 3, "abandoned")
 
 

@@ -1,9 +1,13 @@
 """`ttt-tui review`: a recorded game, or one given move by move, graded move by move
 (`ttt_tui.teach.review`), as text or JSON.
 
-Bad input (a taken square, a move after the game ended, an unknown square, a game
-number out of range, a missing or damaged ``games.jsonl``) is one line on stderr and
-exit status 2.
+A recorded game is read from the data directory's database by its number, as
+`ttt-tui games list` shows it: 1 the first game ever recorded, -1 the newest. Bad input
+(a taken square, a move after the game ended, an unknown square, no such game, no
+games at all, a record that cannot be read, a data directory that cannot be used) is
+one line on stderr and exit status 2; what the store says as it opens (older files
+carried into the database, a damaged one set aside) goes to stderr too, and the
+review goes on. A read creates no data directory.
 """
 
 from __future__ import annotations
@@ -15,13 +19,10 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from ttt_tui.commands.games import LOCK_SECONDS, BadInput, open_store
 from ttt_tui.engine import SIZES, analyze
-from ttt_tui.storage import GamesUnreadable, default_data_dir, read_games
+from ttt_tui.storage import LockBusy, Unreadable, default_data_dir
 from ttt_tui.teach.review import RESULT_WORDS, Review, ReviewError, parse_moves, review_moves
-
-
-class BadInput(Exception):
-    """One line saying what is wrong."""
 
 
 def game_number(text: str) -> int:
@@ -38,21 +39,38 @@ def game_number(text: str) -> int:
 
 
 def recorded_review(directory: Path, number: int) -> Review:
-    """The review of the ``number``-th game recorded in ``directory``."""
-    try:
-        games = read_games(directory)
-    except GamesUnreadable as exc:
-        raise BadInput(str(exc)) from None
-    if not games:
+    """The review of game ``number`` recorded in ``directory`` (counted back from the
+    newest when negative)."""
+    store = open_store(directory, create=False)
+    if store is None:
         raise BadInput(f"no games recorded yet in {directory}")
-    if not -len(games) <= number <= len(games):
-        count = f"{len(games)} game{'' if len(games) == 1 else 's'}"
-        raise BadInput(f"no game {number}: {directory} holds {count} (1 to {len(games)})")
-    record = games[number - 1 if number > 0 else number]
+    try:
+        found = store.game(number)
+        newest = store.newest_number()
+    finally:
+        store.close()
+    if found is None:
+        if newest == 0:
+            raise BadInput(f"no games recorded yet in {directory}")
+        if number > 0:
+            raise BadInput(f"no game {number}: the games in {directory} are numbered 1 to {newest}")
+        raise BadInput(f"no game {number}: {directory} holds fewer than {-number} games")
+    shown, record = found
+    if isinstance(record, Unreadable):
+        raise BadInput(f"{_named(number, newest)} cannot be read: {record.reason}")
     try:
         return review_moves(record.n, record.moves, analyze, record.result.value)
     except ReviewError as exc:
-        raise BadInput(f"game {number}: {exc}") from None
+        raise BadInput(f"game {shown}: {exc}") from None
+
+
+def _named(number: int, newest: int) -> str:
+    """A game as the person asked for it: ``game 7``, ``game 12 (the last)``."""
+    if number > 0:
+        return f"game {number}"
+    if number == -1:
+        return f"game {newest} (the last)"
+    return f"game {number} (counted back from the last)"
 
 
 def given_review(n: int, moves: str) -> Review:
@@ -87,8 +105,17 @@ def main(args: argparse.Namespace) -> int:
     """Run `ttt-tui review`: 0, or 2 with one line on stderr for bad input."""
     try:
         run_review(args, sys.stdout)
+        sys.stdout.flush()  # here, where a reader gone away is seen, not at exit
     except BadInput as exc:
-        print(f"ttt-tui review: {exc}", file=sys.stderr)
+        if str(exc):  # else the store has said why
+            print(f"ttt-tui review: {exc}", file=sys.stderr)
+        return 2
+    except LockBusy:
+        print(
+            f"ttt-tui review: another ttt-tui has held {default_data_dir()} for more than"
+            f" {LOCK_SECONDS:g} s: try again when it has finished",
+            file=sys.stderr,
+        )
         return 2
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

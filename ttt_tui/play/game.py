@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 from ttt_tui.engine import Board, Cell, Player, Status, coordinate, mover_of
 from ttt_tui.play.results import Result
-from ttt_tui.play.settings import Level, Mode
+from ttt_tui.play.settings import BoardSize, Level, Mode, Settings
 
 
 def move_name(ply: int, cell: Cell, n: int) -> str:
@@ -162,6 +162,73 @@ class Game:
             board = board.play(cell)
         self.board = board
 
+    @classmethod
+    def restore(cls, saved: SavedGame) -> Game:
+        """The game ``saved`` keeps, undo and redo history included.
+
+        Raises `ValueError` (`IllegalMoveError` among them) when the moves, their levels
+        or the moves undone are not a game its settings could have played.
+        """
+        settings = saved.settings
+        game = cls(
+            mode=settings.mode,
+            human=settings.mark,
+            started=saved.started,
+            board=Board.empty(settings.board.n),
+        )
+        if len(saved.levels) != len(saved.moves):
+            raise ValueError(f"levels: expected one per move, got {len(saved.levels)}")
+        if len(saved.redo_levels) != len(saved.redo_stack):
+            raise ValueError("redo_levels: expected one group per group undone")
+        for cell, level in zip(saved.moves, saved.levels, strict=True):
+            game.play(cell, level)
+        # Each undone group must replay from where the ones after it leave the game.
+        replay = cls(mode=game.mode, human=game.human, board=game.board)
+        for group, levels in zip(
+            reversed(saved.redo_stack), reversed(saved.redo_levels), strict=True
+        ):
+            if not group or len(levels) != len(group):
+                raise ValueError("redo_stack: expected groups of moves, each with its levels")
+            for cell, level in zip(group, levels, strict=True):
+                replay.play(cell, level)
+        game.redo_stack = [list(group) for group in saved.redo_stack]
+        game.redo_levels = [list(levels) for levels in saved.redo_levels]
+        game.undo_used = saved.undo_used or bool(saved.redo_stack)
+        game.hints_used = saved.hints_used
+        return game
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """A game in progress as it is kept to be resumed after the app has gone (a quit, a
+    crash, a lost terminal): everything `Game.restore` and the session need to put it
+    back exactly as it was."""
+
+    settings: Settings
+    """The settings it was played with: its board, mode, the person's mark, every
+    computer's level and the coach."""
+    started: datetime
+    """When the game began."""
+    moves: tuple[Cell, ...]
+    """The cells played, in order."""
+    levels: tuple[Level | None, ...]
+    """The level each move was computed at; None for a person's move."""
+    redo_stack: tuple[tuple[Cell, ...], ...] = ()
+    """Groups of moves taken back by undo, latest last."""
+    redo_levels: tuple[tuple[Level | None, ...], ...] = ()
+    """The levels of the moves in `redo_stack`, group for group."""
+    undo_used: bool = False
+    """Whether undo was used."""
+    hints_used: int = 0
+    """How many hints were asked for."""
+    paused: bool = False
+    """Whether AI vs AI was paused."""
+
+    @property
+    def board(self) -> BoardSize:
+        """The board it is played on."""
+        return self.settings.board
+
 
 @dataclass(frozen=True, slots=True)
 class EndedGame:
@@ -219,3 +286,16 @@ def ended_game(
         n=game.board.n,
         k=game.board.k,
     )
+
+
+def abandoned(saved: SavedGame, at: datetime) -> EndedGame:
+    """A game kept to be resumed, ended instead as abandoned at ``at`` (the person chose
+    not to resume it). Raises `ValueError` as `Game.restore` does."""
+    settings = saved.settings
+
+    def in_force(player: Player) -> Level:
+        if settings.mode is not Mode.AI_VS_AI:
+            return settings.difficulty
+        return settings.ai_x_difficulty if player is Player.X else settings.ai_o_difficulty
+
+    return ended_game(Game.restore(saved), Result.ABANDONED, at, in_force)

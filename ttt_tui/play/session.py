@@ -26,7 +26,7 @@ from ttt_tui.engine import (
     Status,
     Verdict,
 )
-from ttt_tui.play.game import EndedGame, Game, ended_game, move_name
+from ttt_tui.play.game import EndedGame, Game, SavedGame, ended_game, move_name
 from ttt_tui.play.results import OUTCOME_LABELS, Result, outcomes_for, stats_outcome
 from ttt_tui.play.settings import BOT, LEVELS, BoardSize, Level, Mode, Settings, level_name
 from ttt_tui.play.view import BoardState, StatusView, View
@@ -467,6 +467,50 @@ class Session:
             return None
         self.paused = paused
         return self._same_turn()
+
+    def snapshot(self) -> SavedGame | None:
+        """The game in play as kept to be resumed later (`resume`); None when there is
+        nothing to resume: no move made or undone, or the game has ended (and was
+        recorded)."""
+        game = self.game
+        if game.result_recorded or not (game.moves or game.redo_stack):
+            return None
+        settings = replace(
+            self.settings, mode=game.mode, mark=game.human, board=BoardSize(game.board.n)
+        )
+        return SavedGame(
+            settings=settings,
+            started=game.started,
+            moves=tuple(game.moves),
+            levels=tuple(game.levels),
+            redo_stack=tuple(tuple(group) for group in game.redo_stack),
+            redo_levels=tuple(tuple(levels) for levels in game.redo_levels),
+            undo_used=game.undo_used,
+            hints_used=game.hints_used,
+            paused=self.paused,
+        )
+
+    def resume(self, saved: SavedGame) -> Changed:
+        """Put back a game kept by `snapshot` (in an earlier run): its position, history,
+        board, mode, sides, levels and coach. The game in play, if it has moves, is
+        abandoned. This run's theme, screen-reader mode and "alternate who starts" stay.
+
+        Raises `ValueError` when ``saved`` is not a game its settings could have played.
+        """
+        game = Game.restore(saved)
+        self._abandon()
+        kept = self.settings
+        self._save(
+            replace(
+                saved.settings,
+                theme=kept.theme,
+                screen_reader=kept.screen_reader,
+                alternate_start=kept.alternate_start,
+            )
+        )
+        self.game = game
+        self.paused = saved.paused and game.mode is Mode.AI_VS_AI
+        return self._next_turn(f"Resumed your {saved.board.label} game.")
 
     def close_game(self) -> EndedGame | None:
         """The game as abandoned, to be recorded, if it was left unfinished (the

@@ -1,7 +1,8 @@
-"""Past games: every recorded game, newest first, each opening its review.
+"""Past games: the recorded games, newest first, a page at a time, each opening its review.
 
-The records are read in the saver's thread (never on the event loop); the list draws
-only the lines in view, so it stays quick with thousands of games.
+The records are read in the saver's thread (never on the event loop), `PAGE` at a
+time: the list starts with the newest and reads the next page when its highlight
+reaches the last game listed, so it opens as quickly at a million games as at ten.
 """
 
 from __future__ import annotations
@@ -17,40 +18,21 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ttt_tui.engine import Player
-from ttt_tui.play.results import MODE_LABELS
-from ttt_tui.play.settings import Level, Mode, level_name
 from ttt_tui.screens.dialog import Dialog
 from ttt_tui.search.client import Searcher
-from ttt_tui.storage import GameRecord, Mixed
+from ttt_tui.storage import GameRecord, Recorded, Unreadable
 from ttt_tui.storage.saver import Saver
-from ttt_tui.teach.review import RESULT_WORDS, ReviewError
+from ttt_tui.teach.records import game_line, players
+from ttt_tui.teach.review import ReviewError
+
+PAGE = 100
+"""How many games the list reads at a time."""
 
 
-def _level(level: Level | Mixed | None) -> str:
-    if level is None:
-        return "?"
-    return level.value.capitalize() if isinstance(level, Mixed) else level_name(level)
-
-
-def players(record: GameRecord) -> str:
-    """Who played: ``You (X) vs Hard``, ``2 players``, ``Easy vs Hard``."""
-    if record.mode is Mode.HUMAN_VS_AI:
-        mark = record.human_mark or Player.X
-        return f"You ({mark.value}) vs {_level(record.computer_difficulty)}"
-    if record.mode is Mode.AI_VS_AI:
-        return f"{_level(record.x_difficulty)} vs {_level(record.o_difficulty)}"
-    return MODE_LABELS[record.mode].long
-
-
-def game_line(record: GameRecord) -> str:
-    """One game in the list: ``2026-11-25 20:31  3x3  You (X) vs Hard  O won, 6 moves``."""
-    when = record.ended.astimezone().strftime("%Y-%m-%d %H:%M")
-    moves = len(record.moves)
-    result = RESULT_WORDS[record.result.value]
+def _line(record: GameRecord | Unreadable) -> str:
+    """A game as the list shows it, or why it cannot be read."""
     return (
-        f"{when}  {record.n}x{record.n}  {players(record):<17}"
-        f" {result}, {moves} move{'' if moves == 1 else 's'}"
+        f"cannot be read ({record.reason})" if isinstance(record, Unreadable) else game_line(record)
     )
 
 
@@ -84,18 +66,22 @@ class GamesScreen(Dialog[None]):
     """
 
     class Read(Message):
-        """The records have been read (in the saver's thread)."""
+        """A page of records has been read (in the saver's thread)."""
 
-        def __init__(self, games: list[GameRecord]) -> None:
+        def __init__(self, games: list[Recorded]) -> None:
             self.games = games
+            """Up to `PAGE` games with their numbers, newest first."""
             super().__init__()
 
     def __init__(self, saver: Saver, searcher: Searcher) -> None:
         super().__init__()
         self.saver = saver
         self.searcher = searcher
-        self.games: list[GameRecord] = []
-        """Newest first, as listed."""
+        self.games: list[Recorded] = []
+        """The games listed so far with their numbers, newest first."""
+        self._more = True
+        """Whether older games may remain to be read."""
+        self._reading = False
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -104,35 +90,56 @@ class GamesScreen(Dialog[None]):
             yield Static("Reading the games…", id="games-note", markup=False)
 
     def on_mount(self) -> None:
-        self._read()
+        self._read_page()
 
-    @work(exclusive=True, group="games", exit_on_error=False)
-    async def _read(self) -> None:
-        """Have the records read, after every save handed in before."""
-        self.post_message(self.Read(await asyncio.wrap_future(self.saver.load_games())))
+    def _read_page(self) -> None:
+        """Have the next page of older games read, unless one is on its way or none remain."""
+        if self._reading or not self._more:
+            return
+        self._reading = True
+        self._read(self.games[-1][0] if self.games else None)
+
+    @work(group="games", exit_on_error=False)
+    async def _read(self, before: int | None) -> None:
+        """Have a page read, after every save handed in before."""
+        page = await asyncio.wrap_future(self.saver.games_page(before, PAGE))
+        self.post_message(self.Read(page))
 
     @on(Read)
     def _games_read(self, message: Read) -> None:
-        self.games = list(reversed(message.games))
+        self._reading = False
+        self._more = len(message.games) == PAGE
+        first = not self.games
+        self.games += message.games
         listing = self.query_one(OptionList)
-        listing.clear_options()
-        listing.add_options([Option(game_line(record)) for record in self.games])
-        count = len(self.games)
-        note = (
-            f"{count} game{'' if count == 1 else 's'}, newest first. Enter: its review."
-            if count
-            else "No games recorded yet."
+        listing.add_options(
+            [Option(f"{number:>6}  {_line(record)}") for number, record in message.games]
         )
+        count = len(self.games)
+        if not count:
+            note = "No games recorded yet."
+        else:
+            more = " Older ones load as you reach the end." if self._more else ""
+            note = f"Newest first, numbered as `ttt-tui review N` takes them.{more} Enter: review."
         self.query_one("#games-note", Static).update(note)
-        if count:
+        if first and count:
             listing.highlighted = 0
             listing.focus()
+
+    @on(OptionList.OptionHighlighted, "#games-list")
+    def _highlighted(self, message: OptionList.OptionHighlighted) -> None:
+        """Read the next page when the highlight nears the last game listed."""
+        if message.option_index >= len(self.games) - 10:
+            self._read_page()
 
     @on(OptionList.OptionSelected, "#games-list")
     def _chosen(self, message: OptionList.OptionSelected) -> None:
         from ttt_tui.screens.review import ReviewScreen
 
-        record = self.games[message.option_index]
+        _, record = self.games[message.option_index]
+        if isinstance(record, Unreadable):
+            self.notify(f"This game cannot be read: {record.reason}", severity="warning")
+            return
         title = f"{record.n}x{record.n}, {players(record)}"
         try:
             screen = ReviewScreen(

@@ -9,9 +9,8 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import sys
 import time
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from pathlib import Path
 
 STALE_TEMP_SECONDS = 3600.0
@@ -66,66 +65,8 @@ def write_atomic(path: Path, data: bytes) -> None:
     fsync_directory(path.parent)
 
 
-LOCK_POLL_SECONDS = 0.02
-"""How often `directory_lock` asks again for a lock another process holds."""
-
-
-class LockBusy(Exception):
-    """Another process held the directory's lock for longer than the caller would wait."""
-
-
-@contextlib.contextmanager
-def directory_lock(directory: Path, timeout: float | None = None) -> Iterator[bool]:
-    """Hold an exclusive lock on ``directory`` for the ``with`` block; yields whether it is held.
-
-    The lock is ``flock`` on the directory itself, so it leaves no file behind,
-    and the system drops it when its holder dies, so a killed writer never
-    leaves it held. A process that wants it while another holds it waits, for
-    ever by default, or for ``timeout`` seconds, and then raises `LockBusy`
-    before the block runs. Where a directory cannot be locked (Windows; a file
-    system without ``flock``, such as some network ones) this yields False and
-    locks nothing.
-    """
-    if sys.platform == "win32":
-        yield False
-        return
-    try:
-        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        yield False  # Reading and writing will report the problem if it matters.
-        return
-    try:
-        yield _flock(fd, timeout)
-    finally:
-        os.close(fd)  # releases the lock
-
-
-def _flock(fd: int, timeout: float | None) -> bool:
-    """Take the lock on the directory open as ``fd``, waiting at most ``timeout`` seconds
-    (None: for ever); False where its file system cannot lock. Raises `LockBusy`."""
-    import fcntl
-
-    if timeout is None:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        except OSError:
-            return False
-        return True
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                raise LockBusy from None
-            time.sleep(LOCK_POLL_SECONDS)
-        except OSError:
-            return False
-        else:
-            return True
-
-
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process ``pid`` may still run (True where the platform cannot tell)."""
     if pid == os.getpid():
         return True
     if os.name != "posix":
@@ -161,7 +102,7 @@ def remove_stale_temp_files(directory: Path, names: Collection[str]) -> None:
             continue
         try:
             stale = now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS
-            if stale or not _pid_alive(int(match["pid"])):
+            if stale or not pid_alive(int(match["pid"])):
                 os.unlink(entry.path)
         except OSError:
             continue

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from ttt_tui.engine import SIZES, Difficulty, Player, mover_of
-from ttt_tui.play.game import EndedGame
+from ttt_tui.play.game import EndedGame, Game, SavedGame
 from ttt_tui.play.results import Result, StatsOutcome, outcomes_for, stats_outcome
 from ttt_tui.play.settings import LEVELS, BoardSize, Level, Mode, Settings, parse_level
 from ttt_tui.storage.jsonfields import (
@@ -357,6 +357,19 @@ class Stats:
         return cls(counts)
 
     @classmethod
+    def from_counts(cls, counted: Iterable[tuple[str, str, int]]) -> Stats:
+        """The stats of (key, outcome, count) rows, as the database keeps them. Raises
+        `ValueError` for an unknown key or outcome."""
+        counts: dict[str, dict[str, int]] = {}
+        for key, outcome, count in counted:
+            _, mode, _, _ = _parse_stats_key(key)
+            allowed = outcomes_for(mode)
+            if outcome not in allowed:
+                raise InvalidData(f"{key}: expected {', '.join(allowed)}, got {outcome!r}")
+            counts.setdefault(key, dict.fromkeys(allowed, 0))[outcome] = count
+        return cls(counts)
+
+    @classmethod
     def from_records(cls, records: Iterable[GameRecord]) -> Stats:
         """The counts of these games, counted one by one as `Store.record_game` does."""
         stats = cls()
@@ -600,3 +613,59 @@ def parse_games_line(line: str) -> GameRecord | datetime:
     if _RESET_KEY in data:
         return time_field(data[_RESET_KEY], _RESET_KEY)
     return GameRecord._from_object(data)
+
+
+# A game in play -----------------------------------------------------------------
+
+
+def _level_list(levels: tuple[Level | None, ...]) -> list[str | None]:
+    return [None if level is None else level.value for level in levels]
+
+
+def saved_game_json(saved: SavedGame) -> str:
+    """A game kept to be resumed, as one JSON object."""
+    data = {
+        "version": FORMAT_VERSION,
+        "settings": settings_json(saved.settings),
+        "started": saved.started.isoformat(),
+        "moves": list(saved.moves),
+        "levels": _level_list(saved.levels),
+        "redo_stack": [list(group) for group in saved.redo_stack],
+        "redo_levels": [_level_list(levels) for levels in saved.redo_levels],
+        "undo_used": saved.undo_used,
+        "hints_used": saved.hints_used,
+        "paused": saved.paused,
+    }
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _cells(value: Any, where: str) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise InvalidData(f"{where}: expected a list of cells, got {value!r}")
+    return tuple(whole_number(cell, where) for cell in value)
+
+
+def saved_game_from_json(text: str) -> SavedGame:
+    """Read a game kept to be resumed. Raises `ValueError` saying what is wrong,
+    `NewerFormat` for a newer format, and for a game its settings could not have
+    played (an illegal move, a level on a person's move)."""
+    data = parse_object(text)
+    try:
+        redo_stack, redo_levels = data["redo_stack"], data["redo_levels"]
+        if not isinstance(redo_stack, list) or not isinstance(redo_levels, list):
+            raise InvalidData("redo_stack, redo_levels: expected lists")
+        saved = SavedGame(
+            settings=settings_from_json(json_object(data["settings"], "settings")),
+            started=time_field(data["started"], "started"),
+            moves=_cells(data["moves"], "moves"),
+            levels=_levels(data["levels"]),
+            redo_stack=tuple(_cells(group, "redo_stack") for group in redo_stack),
+            redo_levels=tuple(_levels(levels) for levels in redo_levels),
+            undo_used=bool_field(data, "undo_used"),
+            hints_used=whole_number(data["hints_used"], "hints_used"),
+            paused=bool_field(data, "paused"),
+        )
+    except KeyError as exc:
+        raise InvalidData(f"missing {exc.args[0]}") from None
+    Game.restore(saved)
+    return saved

@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from queue import SimpleQueue
 from typing import Any
 
-from ttt_tui.play.game import EndedGame
+from ttt_tui.play.game import EndedGame, SavedGame
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Settings
-from ttt_tui.storage.files import LockBusy
-from ttt_tui.storage.model import GameRecord, Stats, record_of
-from ttt_tui.storage.store import Store
+from ttt_tui.storage.database import LockBusy
+from ttt_tui.storage.model import Stats, record_of
+from ttt_tui.storage.store import LeftGame, Recorded, Store
 
 LOCK_SECONDS = 0.2
 """How long one try at a change waits for another ttt-tui to let go of the lock."""
@@ -139,11 +139,38 @@ class Saver:
         job = self._submit(lambda store: store.load_stats(), "")
         return job.future
 
-    def load_games(self) -> Future[list[GameRecord]]:
-        """Every recorded game, oldest first, once every change handed in before has
-        been made."""
-        job = self._submit(lambda store: store.load_games(), "")
+    def games_page(self, before: int | None = None, limit: int = 100) -> Future[list[Recorded]]:
+        """Up to ``limit`` recorded games with their numbers, newest first, older than game
+        ``before`` (None: from the newest), once every change handed in before is made."""
+        job = self._submit(lambda store: store.games_page(before, limit), "")
         return job.future
+
+    def keep_in_play(self, saved: SavedGame | None) -> None:
+        """Keep the game in play, to be offered back if the app goes without ending it
+        (None: there is none, and the one kept goes)."""
+        self._submit(lambda store: store.keep_in_play(saved), "the game in play")
+
+    def leave_in_play(self, saved: SavedGame | None) -> None:
+        """Keep the game in play as the app leaves it, for the next launch to offer."""
+        self._submit(lambda store: store.leave_in_play(saved), "the game in play")
+
+    def claim_left_game(self) -> Future[LeftGame | None]:
+        """A game another run left unfinished, now this app's to offer back; None if none."""
+        job = self._submit(lambda store: store.claim_left_game(), "")
+        return job.future
+
+    def resume_left(self, left: LeftGame) -> None:
+        """``left`` is played on here, kept in its own row."""
+        self._submit(lambda store: store.resume_left(left), "")
+
+    def abandon_left(self, left: LeftGame, game: EndedGame) -> None:
+        """``left`` is not resumed: ``game`` (it, abandoned) is recorded in its place."""
+        record = record_of(game)
+        self._submit(lambda store: store.abandon_left(left, record), "the unfinished game")
+
+    def release_left(self, left: LeftGame) -> None:
+        """``left`` was not answered for: the next launch offers it again."""
+        self._submit(lambda store: store.release_left(left), "")
 
     def _submit(self, run: Callable[[Store], Any], what: str) -> _Job:
         job = _Job(run, what)
@@ -168,6 +195,8 @@ class Saver:
         if self._thread.is_alive():
             self._give_up.set()
             self._thread.join(GRACE_SECONDS)
+        if not self._thread.is_alive():
+            self.store.close()
         with self._guard:
             lost = list(dict.fromkeys(job.what for job in self._unfinished if job.what))
         if lost:
@@ -221,9 +250,9 @@ class Saver:
 
 
 def _check_files(store: Store) -> None:
-    """Read every file once: a damaged one is set aside and reported."""
+    """Open the database and read the stats once: older files are carried into it, and a
+    damaged one is set aside, each reported now rather than when the first game ends."""
     store.load_stats()
-    store.load_games()
 
 
 def _listed(items: list[str]) -> str:
