@@ -11,6 +11,7 @@ import re
 import signal
 import sys
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -44,7 +45,7 @@ from ttt_tui.play.session import Session
 from ttt_tui.play.settings import BoardSize, Level, Mode, Settings, level_name
 from ttt_tui.screens.game import GameScreen, is_too_small
 from ttt_tui.search.client import Searcher, SearchProcess
-from ttt_tui.storage import Store, crash
+from ttt_tui.storage import LeftGame, Store, crash
 from ttt_tui.storage.pictures import NotSaved, save_picture
 from ttt_tui.storage.saver import QUIT_SECONDS, SAVED_NOTICE, Saver
 from ttt_tui.widgets.board import BoardView
@@ -129,6 +130,14 @@ class TicTacToeApp(AppFixes[None]):
             """The notice; plain text, since it quotes paths and file contents."""
             super().__init__()
 
+    class LeftGameFound(Message):
+        """An earlier run left a game unfinished, now this app's to offer back."""
+
+        def __init__(self, left: LeftGame) -> None:
+            self.left = left
+            """The game, and where it is kept."""
+            super().__init__()
+
     class SaveFailed(Message):
         """A save raised an unexpected error (a bug, reported as a crash)."""
 
@@ -150,6 +159,7 @@ class TicTacToeApp(AppFixes[None]):
         searcher: Searcher | None = None,
         bot: BotPlayer | None = None,
         screen_reader: bool = False,
+        resume: bool = False,
         after_first_frame: Callable[[], None] | None = None,
     ) -> None:
         """Settings come from ``store`` unless given; ``difficulty``, ``board`` and
@@ -157,8 +167,11 @@ class TicTacToeApp(AppFixes[None]):
         that saves nothing, as tests want; ``searcher`` to a `SearchProcess` that
         lives as long as the app. ``bot``, the learner's (started), is offered as a
         level and closed with the app. ``screen_reader`` turns screen-reader mode on
-        for this run (`ttt-tui --screen-reader`). ``after_first_frame`` is called once the
-        first frame is drawn (the launch's own work, `ttt_tui.commands.play`)."""
+        for this run (`ttt-tui --screen-reader`). With ``resume`` the game in play is
+        kept after every change, one left unfinished is kept as it is at the end instead
+        of recorded as abandoned, and a game an earlier run left is offered back (the
+        terminal's game; a served tab has none of it). ``after_first_frame`` is called
+        once the first frame is drawn (the launch's own work, `ttt_tui.commands.play`)."""
         super().__init__()
         self.register_theme(HIGH_CONTRAST)
         self.store = store or Store(enabled=False)
@@ -198,8 +211,16 @@ class TicTacToeApp(AppFixes[None]):
         """The learner's bot (`ttt-tui --bot`), if one was given."""
         self.searcher = searcher or SearchProcess(on_restart=self._search_restarted)
         """Where the computer's moves and the coach's analyses are worked out."""
+        self.resume = resume
+        """Whether games in play are kept, and a left one offered back."""
         self._game_screen = GameScreen(
-            self.session, self.saver, ai_delay, random.Random(self.seed), self.searcher, bot
+            self.session,
+            self.saver,
+            ai_delay,
+            random.Random(self.seed),
+            self.searcher,
+            bot,
+            keep_in_play=resume,
         )
         self._hangup_watch: HangupWatch | None = None
         """Ends the app when its terminal, or its web server, goes without a signal."""
@@ -246,14 +267,31 @@ class TicTacToeApp(AppFixes[None]):
 
     def _start_behind_first_frame(self) -> None:
         self.saver.start()
+        if self.resume:
+            self.saver.claim_left_game().add_done_callback(self._left_game_claimed)
         self.searcher.start()
         if self._after_first_frame is not None:
             self._after_first_frame()
 
+    def _left_game_claimed(self, claimed: Future[LeftGame | None]) -> None:
+        """In the saver's thread: a left game found is offered on the event loop."""
+        if not claimed.cancelled() and claimed.exception() is None:
+            left = claimed.result()
+            if left is not None:
+                self.post_message(self.LeftGameFound(left))
+
+    @on(LeftGameFound)
+    def _left_game_found(self, message: LeftGameFound) -> None:
+        if self.quitting:
+            self.saver.release_left(message.left)
+        else:
+            self._game_screen.offer_left(message.left)
+
     async def on_unmount(self) -> None:
         """Every way out ends here, once: q, the palette's Quit, a browser tab closing or
-        its server going, a signal. An unfinished game is recorded as abandoned, unless
-        the app is ending on an unexpected error (the game may be in any state then);
+        its server going, a signal. An unfinished game is kept to be resumed (`resume`)
+        or else recorded as abandoned, unless the app is ending on an unexpected error
+        (the game may be in any state then; the last one kept is offered next time);
         whatever is still to save is saved, waiting a few seconds at most for another
         ttt-tui to let go of the data directory (`last_words` says what was not)."""
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
@@ -262,7 +300,9 @@ class TicTacToeApp(AppFixes[None]):
                 loop.remove_signal_handler(signum)
         if self._hangup_watch is not None:
             self._hangup_watch.close()
-        ended = None if self.crashed else self.session.close_game()
+        if self.resume and not self.crashed:
+            self.saver.leave_in_play(self.session.snapshot())
+        ended = None if self.crashed or self.resume else self.session.close_game()
         if ended is not None:
             self.saver.record(ended)
         self.searcher.close()

@@ -18,7 +18,7 @@ import pytest
 from textual import events
 from textual.drivers.linux_driver import LinuxDriver
 
-from tests.support import MAX_QUEUED_WRITES, WriterThread, make_app, records
+from tests.support import MAX_QUEUED_WRITES, WriterThread, left_games, make_app
 from tests.support.terminal import game_in_a_terminal, wait_until
 from ttt_tui.compat.driver import GameDriver, SideButtonParser, SteadyOutput
 
@@ -62,9 +62,9 @@ def test_only_the_left_button_plays_or_picks_in_a_real_terminal(tmp_path: Path) 
         assert terminal.wait_exit(20) == 0
     finally:
         terminal.close()
-    [record] = records(tmp_path)
-    assert record["moves"][0] == 1  # square 2, not square 1
-    assert record["levels"][:2] == [None, "medium"]
+    [kept] = left_games(tmp_path)  # left with q: kept, to be resumed
+    assert kept["moves"][0] == 1  # square 2, not square 1
+    assert kept["levels"][:2] == [None, "medium"]
 
 
 @pytest.mark.parametrize(

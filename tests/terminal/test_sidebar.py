@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.support import left_games, records
 from tests.support.terminal import game_in_a_terminal
 from ttt_tui.engine import Difficulty
 from ttt_tui.play.settings import Mode, Settings
@@ -33,8 +34,9 @@ def test_keys_with_the_sidebar_focused_in_a_real_terminal(tmp_path: Path) -> Non
         assert "1. X a1" in text, text
         terminal.write(b"q")
         assert terminal.wait_exit(10) == 0
-    records = (tmp_path / "games.jsonl").read_text().splitlines()
-    assert len(records) == 1 and '"abandoned"' in records[0]
+    assert records(tmp_path) == []
+    [left] = left_games(tmp_path)  # q keeps the unfinished game, to be resumed
+    assert left["moves"][0] == 0
 
 
 def where(lines: list[str], line_has: str, word: str) -> tuple[int, int] | None:

@@ -32,7 +32,8 @@ def test_a_launch_writes_the_parsed_css_and_the_next_reads_all_of_it(tmp_path: P
     written = ParsedCss.from_bytes(path.read_bytes())
     assert len(written.rules) > 20  # the game's stylesheets and Textual's
     before = (path.stat().st_mtime_ns, path.read_bytes())
-    launch(tmp_path / "data", cache)
+    # Another data directory: the first launch's game, left with q, would be offered.
+    launch(tmp_path / "more data", cache)
     # Written only when something was parsed that was not there: nothing was.
     assert (path.stat().st_mtime_ns, path.read_bytes()) == before
     assert not [p.name for p in cache.iterdir() if p.name != FILE_NAME]

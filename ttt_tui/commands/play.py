@@ -126,6 +126,8 @@ def _run(args: argparse.Namespace, bot: BotPlayer | None) -> int:
         seed=args.seed,
         bot=bot,
         screen_reader=args.screen_reader or os.environ.get(SCREEN_READER_ENV) == "1",
+        # A served tab's game is nobody's to resume: a closed tab's is recorded as abandoned.
+        resume=os.environ.get("TEXTUAL_DRIVER") != WEB_DRIVER,
         after_first_frame=after_first_frame,
     )
     try:

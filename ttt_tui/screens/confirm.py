@@ -67,3 +67,16 @@ class ConfirmScreen(Dialog[bool]):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
+
+
+class ResumeQuestion(ConfirmScreen):
+    """Whether to resume a game an earlier run left unfinished, asked as the game starts:
+    ``y`` resumes it, ``n`` (or Escape) records it as abandoned, and ``q`` quits at once,
+    leaving it to be asked about next time (dismissed with None)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "leave", "Quit")]
+
+    async def action_leave(self) -> None:
+        """Quit, leaving the question unanswered."""
+        self.dismiss(None)
+        await self.app.action_quit()

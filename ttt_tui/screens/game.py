@@ -6,6 +6,7 @@ import asyncio
 import random
 import time
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
@@ -19,6 +20,7 @@ from textual.widgets import Input, Static
 
 from ttt_tui.compat.cursor import show_terminal_cursor
 from ttt_tui.engine import Analysis, Cell, Difficulty, Progress, SearchCancelled
+from ttt_tui.play.game import SavedGame, abandoned
 from ttt_tui.play.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session, Work
 from ttt_tui.play.settings import BOT, BoardSize, Level, Mode
 from ttt_tui.play.speech import (
@@ -31,9 +33,10 @@ from ttt_tui.play.speech import (
     read_command,
 )
 from ttt_tui.screens.base import BaseScreen
-from ttt_tui.screens.confirm import ConfirmScreen
+from ttt_tui.screens.confirm import ConfirmScreen, ResumeQuestion
 from ttt_tui.search.client import Searcher
 from ttt_tui.storage.saver import Saver
+from ttt_tui.storage.store import LeftGame
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.move_box import MoveBox
@@ -232,6 +235,8 @@ class GameScreen(BaseScreen[None]):
         rng: random.Random,
         searcher: Searcher,
         bot: BotPlayer | None = None,
+        *,
+        keep_in_play: bool = False,
     ) -> None:
         super().__init__()
         self.session = session
@@ -246,6 +251,11 @@ class GameScreen(BaseScreen[None]):
         """Where the computer's moves and the coach's analyses are worked out."""
         self.bot = bot
         """The learner's bot, which plays where its level is chosen."""
+        self.keep_in_play = keep_in_play
+        """Whether the game in play is saved after each change, to be offered back if the
+        app goes without ending it (the terminal's game; not a served tab's)."""
+        self._kept: SavedGame | None = None
+        """The game in play as last handed to the saver."""
         self._keys_for = (session.game.mode, False, False, False, False)
         """The mode, pause and game-over state the footer's keys were last worked out for
         (at first, those of the new game the footer is first drawn for)."""
@@ -297,6 +307,11 @@ class GameScreen(BaseScreen[None]):
             self.saver.record(outcome.ended)
         if outcome.settings is not None:
             self.saver.save_settings(outcome.settings)
+        if self.keep_in_play:
+            kept = self.session.snapshot()
+            if kept != self._kept:
+                self._kept = kept
+                self.saver.keep_in_play(kept)
         for dropped in outcome.cancel:
             self.workers.cancel_group(self, dropped.value)
         for request in self.session.requests():
@@ -509,6 +524,32 @@ class GameScreen(BaseScreen[None]):
         """Play on the n x n board: a new game."""
         self.apply(self.session.set_board(BoardSize(n)))
         self.check_size()
+
+    def offer_left(self, left: LeftGame) -> None:
+        """Ask whether to resume the game an earlier run left unfinished: ``y`` puts it back
+        as it was, ``n`` records it as abandoned. Not asked once a game here has begun
+        (the next launch asks)."""
+        if self.session.game.moves or self.session.game.redo_stack:
+            self.saver.release_left(left)
+            return
+        when = left.saved.astimezone()
+        day = "" if when.date() == datetime.now().astimezone().date() else f"{when:%b} {when.day}, "
+        question = (
+            f"Resume your {left.game.board.label} game from {day}{when:%H:%M}?"
+            " If not, it is recorded as abandoned."
+        )
+
+        def answered(resume: bool | None) -> None:
+            if resume:
+                self.saver.resume_left(left)
+                self.apply(self.session.resume(left.game))
+                self.check_size()
+            elif resume is False:
+                self.saver.abandon_left(left, abandoned(left.game, self.session.now()))
+            else:
+                self.saver.release_left(left)
+
+        self.app.push_screen(ResumeQuestion(question, "Resume", "Start afresh"), answered)
 
     def action_new_game(self) -> None:
         """Start a new game with the same settings (swapping sides if they alternate)."""
