@@ -16,7 +16,7 @@ from tests.storage.numbered import numbered
 from tests.support import records
 from tests.support.stores import files, games_of, integrity, remount_read_only, tmpfs
 from ttt_tui.play.settings import Settings
-from ttt_tui.storage import DATABASE_FILE, GameRecord, Recorded, Stats, Store
+from ttt_tui.storage import DATABASE_FILE, GameRecord, NumberedGame, Stats, Store
 from ttt_tui.storage.database import SCHEMA_VERSION, connect
 
 GAMES = 300
@@ -44,7 +44,7 @@ def recorded(store: Store, numbers: range) -> list[GameRecord]:
     return games
 
 
-def readable(page: list[Recorded]) -> list[tuple[int, GameRecord]]:
+def readable(page: list[NumberedGame]) -> list[tuple[int, GameRecord]]:
     """The games of a page, each with its number; fails on one the store cannot read."""
     games = [(number, game) for number, game in page if isinstance(game, GameRecord)]
     assert len(games) == len(page), page

@@ -30,7 +30,7 @@ from ttt_tui.commands import Subcommands
 
 if TYPE_CHECKING:
     from ttt_tui.play.settings import BoardSize
-    from ttt_tui.storage import GameRecord, Recorded, Store
+    from ttt_tui.storage import GameRecord, NumberedGame, Store
 
 DEFAULT_LIMIT = 20
 """Games `list` shows unless told otherwise."""
@@ -376,7 +376,7 @@ def run_list(args: argparse.Namespace, directory: Path) -> int:
     from ttt_tui.teach.records import game_line
 
     store = open_store(directory, create=False)
-    games: list[Recorded] = []
+    games: list[NumberedGame] = []
     if store is not None:
         try:
             games = store.games_page(limit=args.limit)

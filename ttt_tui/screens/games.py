@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from ttt_tui.screens.dialog import Dialog
 from ttt_tui.search.client import Searcher
-from ttt_tui.storage import GameRecord, Recorded, Unreadable
+from ttt_tui.storage import GameRecord, NumberedGame, Unreadable
 from ttt_tui.storage.saver import Saver
 from ttt_tui.teach.records import game_line, players
 from ttt_tui.teach.review import ReviewError
@@ -68,7 +68,7 @@ class GamesScreen(Dialog[None]):
     class Read(Message):
         """A page of records has been read (in the saver's thread)."""
 
-        def __init__(self, games: list[Recorded]) -> None:
+        def __init__(self, games: list[NumberedGame]) -> None:
             self.games = games
             """Up to `PAGE` games with their numbers, newest first."""
             super().__init__()
@@ -77,7 +77,7 @@ class GamesScreen(Dialog[None]):
         super().__init__()
         self.saver = saver
         self.searcher = searcher
-        self.games: list[Recorded] = []
+        self.games: list[NumberedGame] = []
         """The games listed so far with their numbers, newest first."""
         self._more = True
         """Whether older games may remain to be read."""

@@ -32,7 +32,7 @@ from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Settings
 from ttt_tui.storage.database import LockBusy
 from ttt_tui.storage.model import Stats, record_of
-from ttt_tui.storage.store import LeftGame, Recorded, Store
+from ttt_tui.storage.store import LeftGame, NumberedGame, Store
 
 LOCK_SECONDS = 0.2
 """How long one try at a change waits for another ttt-tui to let go of the lock."""
@@ -139,7 +139,7 @@ class Saver:
         job = self._submit(lambda store: store.load_stats(), "")
         return job.future
 
-    def games_page(self, before: int | None = None, limit: int = 100) -> Future[list[Recorded]]:
+    def games_page(self, before: int | None = None, limit: int = 100) -> Future[list[NumberedGame]]:
         """Up to ``limit`` recorded games with their numbers, newest first, older than game
         ``before`` (None: from the newest), once every change handed in before is made."""
         job = self._submit(lambda store: store.games_page(before, limit), "")

@@ -132,7 +132,7 @@ class Unreadable:
     """What is wrong with it."""
 
 
-Recorded = tuple[int, "GameRecord | Unreadable"]
+NumberedGame = tuple[int, "GameRecord | Unreadable"]
 """A recorded game with its number (1 the first ever recorded), or why it cannot be read."""
 
 
@@ -359,7 +359,7 @@ class Store:
         """The number of the newest game (1 the first ever recorded); 0 with none."""
         return int(self._use(lambda db: db.execute("SELECT max(id) FROM games").fetchone()[0]) or 0)
 
-    def game(self, number: int) -> Recorded | None:
+    def game(self, number: int) -> NumberedGame | None:
         """A game and its number: game ``number`` (1 the first ever recorded), or counted
         back from the newest (-1 the newest); None if there is no such game."""
         if number > 0:
@@ -372,7 +372,7 @@ class Store:
 
     def games_page(
         self, before: int | None = None, limit: int = 100, board: int | None = None
-    ) -> list[Recorded]:
+    ) -> list[NumberedGame]:
         """Up to ``limit`` games with their numbers, newest first, older than game number
         ``before`` (None: from the newest), of one board (``board``, its n) or all."""
         clauses, values = [], []
@@ -387,7 +387,7 @@ class Store:
         rows = self._use(lambda db: db.execute(query, (*values, limit)).fetchall())
         return [_recorded(row) for row in rows]
 
-    def iter_games(self, board: int | None = None, batch: int = 1000) -> Iterator[Recorded]:
+    def iter_games(self, board: int | None = None, batch: int = 1000) -> Iterator[NumberedGame]:
         """Every game with its number, oldest first, of one board (``board``, its n) or
         all, read ``batch`` at a time."""
         after = 0
@@ -847,7 +847,7 @@ def _insert_game(db: sqlite3.Connection, record: GameRecord) -> int:
     return db.execute(_INSERT_GAME, _game_row(record)).rowcount
 
 
-def _recorded(row: tuple[int, str]) -> Recorded:
+def _recorded(row: tuple[int, str]) -> NumberedGame:
     """A row of ``games`` as a recorded game and its number."""
     number, text = row
     try:
