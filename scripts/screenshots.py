@@ -33,6 +33,7 @@ from ttt_tui.app import TicTacToeApp  # noqa: E402
 from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty  # noqa: E402
 from ttt_tui.play.settings import BoardSize  # noqa: E402
 from ttt_tui.search.client import ThreadSearcher  # noqa: E402
+from ttt_tui.storage import Store  # noqa: E402
 
 MoveChooser = Callable[[Board, Difficulty, random.Random, CancelCheck | None], Cell]
 
@@ -60,6 +61,9 @@ class Shot:
     """The computer's level (the saved one, Medium, if None)."""
     screen_reader: bool = False
     """Whether the game is in screen-reader mode."""
+    left: Sequence[str] = ()
+    """Keys of a game an earlier run played and left unfinished, which this one offers
+    back (none: no earlier run)."""
 
 
 def typed(text: str) -> list[str]:
@@ -78,6 +82,8 @@ SHOTS = [
     Shot("coach", keys=["5", "c"], script=[0]),
     Shot("hint", keys=["5", "3", "i"], script=[0, 6, 8]),
     Shot("stats", keys=["1", "2", "3", "s"], script=[8, 7]),
+    Shot("games", keys=["1", "2", "3", "n", "4", "5", "3", "s", "g"], script=[8, 7, 6]),
+    Shot("resume", left=["1", "1", "6"], script=[0, 15], board=BoardSize.FOUR),
     Shot("ai-vs-ai", keys=["ctrl+p", *typed("ai vs ai"), "enter"], script=None),
     Shot("board-4x4", keys=["1", "1", "6", "c"], script=[0, 15], board=BoardSize.FOUR),
     Shot(
@@ -131,8 +137,21 @@ async def settle(pilot: Pilot[None]) -> None:
 
 async def take(shot: Shot, out: Path) -> Path:
     """Run the app to the shot's state and save it as SVG."""
+    store = Store(enabled=False)
+    if shot.left:
+        store = Store(Path(os.environ["TTT_TUI_DATA_DIR"]) / shot.name)
+        await play(shot, shot.left, Store(store.directory), resume=True)
+    return await play(shot, shot.keys, store, resume=bool(shot.left), out=out)
+
+
+async def play(
+    shot: Shot, keys: Sequence[str], store: Store, *, resume: bool, out: Path | None = None
+) -> Path:
+    """Run the app, press ``keys``, then save the screen into ``out`` as SVG, or quit."""
     if shot.script is None:
-        app = TicTacToeApp(ai_delay=0, seed=1, board=shot.board, difficulty=shot.difficulty)
+        app = TicTacToeApp(
+            ai_delay=0, seed=1, board=shot.board, difficulty=shot.difficulty, store=store
+        )
     else:
         searcher = ThreadSearcher(scripted(shot.script))
         app = TicTacToeApp(
@@ -141,13 +160,18 @@ async def take(shot: Shot, out: Path) -> Path:
             searcher=searcher,
             board=shot.board,
             screen_reader=shot.screen_reader,
+            store=store,
+            resume=resume,
         )
     async with app.run_test(size=shot.size) as pilot:
         await pilot.pause()
         await settle(pilot)
-        for key in shot.keys:
+        for key in keys:
             await pilot.press(key)
             await settle(pilot)
+        if out is None:
+            await pilot.press("q")
+            return Path()
         await pilot.wait_for_scheduled_animations()
         # What widgets do after the next refresh (the move list scrolling to the last
         # move) comes a frame or two later.
