@@ -455,3 +455,33 @@ def test_broken_pipe(tmp_path: Path) -> None:
     assert "BrokenPipeError" not in stderr
     assert stderr == ""
     assert status == 0
+
+
+@pytest.mark.parametrize("stdin", [b"", b"\n  \n\n"], ids=["empty", "blank-lines"])
+def test_no_positions_on_stdin_is_said_with_status_2(tmp_path: Path, stdin: bytes) -> None:
+    result = ttt("analyze", "-", data=tmp_path / "data", stdin=stdin)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == "ttt-tui analyze: no positions given (standard input held none)\n"
+
+
+def test_a_huge_bad_line_is_quoted_short_and_many_are_counted(tmp_path: Path) -> None:
+    """A 120 KB line is quoted in at most 60 characters; of 494 bad lines ten are named
+    and the rest counted, and the good line among them is still analysed."""
+    huge = "X" * 120_000
+    binary = ["\x00" * 40] * 493
+    stdin = "\n".join([huge, "X........", *binary]).encode()
+    result = ttt("analyze", "-", data=tmp_path / "data", stdin=stdin)
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 11
+    assert lines[0].startswith("ttt-tui analyze: 'XXXXX") and "…'" in lines[0]
+    assert len(lines[0]) < 200
+    assert all(len(line) < 200 for line in lines)
+    assert lines[-1] == "ttt-tui analyze: and 484 more bad positions"
+    assert "position X........" in result.stdout
+
+    json_result = ttt("analyze", "--json", "-", data=tmp_path / "data", stdin=stdin)
+    objects = json_lines(json_result.stdout)
+    assert len(objects) == 495
+    assert objects[0]["position"] == "X" * 59 + "…"
+    assert json_result.stderr == ""

@@ -8,7 +8,13 @@ only the one it runs.
 from __future__ import annotations
 
 import argparse
-from typing import Any, Protocol
+from typing import Any, Protocol, TextIO
+
+QUOTED = 60
+"""The most characters of a person's input an error message quotes."""
+
+SHOWN_PROBLEMS = 10
+"""Bad inputs named one a line; those after them are counted."""
 
 
 class Subcommands(Protocol):
@@ -18,3 +24,55 @@ class Subcommands(Protocol):
     def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
         """Add the parser of the command ``name``."""
         ...
+
+
+def clipped(text: str) -> str:
+    """Input as an error gives it back: at most `QUOTED` characters (a huge or binary
+    line is not echoed back whole)."""
+    text = text.strip()
+    return text if len(text) <= QUOTED else text[: QUOTED - 1] + "…"
+
+
+def quoted(text: str) -> str:
+    """Input as an error message quotes it: escaped, in quotes, and at most `QUOTED`
+    characters as shown (escapes counted), cut with an ellipsis."""
+    text = text.strip()
+    whole = repr(text)
+    if len(whole) <= QUOTED:
+        return whole
+    shown, size = [], 2  # the quotes
+    for char in text:
+        escaped = "\\'" if char == "'" else repr(char)[1:-1]
+        if size + len(escaped) > QUOTED - 1:
+            break
+        shown.append(escaped)
+        size += len(escaped)
+    return "'" + "".join(shown) + "…'"
+
+
+class Complaints:
+    """Bad input said on ``err``, one line each for the first `SHOWN_PROBLEMS`, then
+    counted: ``PREFIX: and 12 more NOUNs`` at the end (`close`)."""
+
+    def __init__(self, prefix: str, noun: str, err: TextIO) -> None:
+        self.prefix = prefix
+        """What each line starts with (``ttt-tui analyze``)."""
+        self.noun = noun
+        """What is counted at the end (``bad position``)."""
+        self.err = err
+        self.count = 0
+        """Complaints so far."""
+
+    def add(self, problem: str) -> None:
+        """One more bad input: said if it is among the first, counted if not."""
+        if self.count < SHOWN_PROBLEMS:
+            self.err.write(f"{self.prefix}: {problem}\n")
+        self.count += 1
+
+    def close(self) -> None:
+        """Count the complaints not said."""
+        rest = self.count - SHOWN_PROBLEMS
+        if rest > 0:
+            self.err.write(
+                f"{self.prefix}: and {rest:,} more {self.noun}{'' if rest == 1 else 's'}\n"
+            )

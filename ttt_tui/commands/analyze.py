@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from ttt_tui.commands import Complaints, clipped, quoted
 from ttt_tui.engine import Board, InvalidPositionError, Status, analyze, coordinate
 from ttt_tui.engine.minimax import Count, Search, run_count
 from ttt_tui.teach.explain import count_words, tree_json, tree_lines
@@ -118,21 +119,26 @@ def run_analyze(
     tree: int | None = None,
     stats: bool = False,
 ) -> int:
-    """Analyse each position in order; 2 if any was bad, else 0.
+    """Analyse each position in order; 2 if any was bad, or if there were none, else 0.
 
-    ``tree`` adds the game tree to that depth; ``stats`` the three searches' counts.
+    ``tree`` adds the game tree to that depth; ``stats`` the three searches' counts. A bad
+    position is quoted in at most `QUOTED` characters, and only the first ten are named
+    on ``err``, the others counted (with ``as_json`` each is an error object in its place).
     """
     status = 0
     first = True
+    given = 0
+    complaints = Complaints("ttt-tui analyze", "bad position", err)
     for raw in positions:
+        given += 1
         try:
             board = Board.parse(raw)
         except InvalidPositionError as exc:
             status = 2
             if as_json:
-                out.write(json.dumps({"position": raw, "error": str(exc)}) + "\n")
+                out.write(json.dumps({"position": clipped(raw), "error": str(exc)}) + "\n")
             else:
-                err.write(f"ttt-tui analyze: {raw!r}: {exc}\n")
+                complaints.add(f"{quoted(raw)}: {exc}")
             continue
         playing = board.status is Status.IN_PROGRESS
         if as_json:
@@ -151,6 +157,10 @@ def run_analyze(
             out.write(("" if first else "\n") + text + "\n")
             first = False
         out.flush()
+    complaints.close()
+    if not given:
+        err.write("ttt-tui analyze: no positions given (standard input held none)\n")
+        return 2
     return status
 
 

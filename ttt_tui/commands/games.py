@@ -26,7 +26,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, BinaryIO, TextIO, cast
 
-from ttt_tui.commands import Subcommands
+from ttt_tui.commands import Complaints, Subcommands, quoted
 
 if TYPE_CHECKING:
     from ttt_tui.play.settings import BoardSize
@@ -37,12 +37,6 @@ DEFAULT_LIMIT = 20
 
 LOCK_SECONDS = 10.0
 """Seconds a command waits for another ttt-tui to finish with the database."""
-
-SHOWN_PROBLEMS = 10
-"""Damaged lines (or records) named one by one; those after them are counted."""
-
-QUOTED = 60
-"""Characters of a damaged line quoted in its message, at the most."""
 
 
 class BadInput(Exception):
@@ -165,19 +159,12 @@ def _plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
-def _quote(raw: bytes) -> str:
-    """A line of a file as its message quotes it: at most `QUOTED` characters, escaped."""
-    text = raw.decode("utf-8", errors="replace").strip()
-    return repr(text if len(text) <= QUOTED else text[: QUOTED - 1] + "…")
-
-
 def _tell_problems(problems: list[str], noun: str) -> None:
-    """Name the first `SHOWN_PROBLEMS` problems on stderr, one a line, and count the rest."""
-    for problem in problems[:SHOWN_PROBLEMS]:
-        print(f"ttt-tui games: {problem}", file=sys.stderr)
-    if len(problems) > SHOWN_PROBLEMS:
-        rest = _plural(len(problems) - SHOWN_PROBLEMS, f"more {noun}")
-        print(f"ttt-tui games: and {rest}", file=sys.stderr)
+    """Name the first problems on stderr, one a line, and count the rest."""
+    complaints = Complaints("ttt-tui games", noun, sys.stderr)
+    for problem in problems:
+        complaints.add(problem)
+    complaints.close()
 
 
 # export ------------------------------------------------------------------------
@@ -316,7 +303,8 @@ def read_games_file(name: str, stream: BinaryIO) -> tuple[list[GameRecord], list
             if not isinstance(entry, datetime):
                 records.append(entry)
             continue
-        problems.append(f"{name} line {number}: {reason}: {_quote(raw)}")
+        text = raw.decode("utf-8", errors="replace")
+        problems.append(f"{name} line {number}: {reason}: {quoted(text)}")
     return records, problems
 
 
