@@ -61,15 +61,23 @@ waiting up to `QUIT_SECONDS` for another ttt-tui's lock, before it is ended outr
 ALT_LETTER = re.compile(r"alt\+(shift\+)?([a-z])")
 """A letter with Alt (and Shift), as Textual names the key."""
 
+ESCAPE_DIGITS = dict(zip("º¡™£¢∞§¶•ª", "0123456789", strict=True))
+"""What Textual 8.2 reads Escape and a digit in one read as: the characters macOS's
+Option key types with the digits (º for 0, ¡ for 1 ... ª for 9)."""
 
-def escape_then(key: str) -> str | None:
-    """The letter of an alt+letter key, as Textual names it ("q", or "Q" for alt+shift+q).
+
+def escape_then(key: str, character: str | None = None) -> str | None:
+    """The key a person typed after Escape, where Textual read the two as one key: the
+    letter of an alt+letter (``q``, or ``Q`` for alt+shift+q), or the digit whose
+    Option character Textual made of Escape and a digit (``∞``: Escape then 5).
 
     A terminal sends Alt+Q as Escape then q, and so does a person who types Escape
     and q quickly over a slow link, or in tmux within its escape-time (half a second
-    by default): Textual reads both as alt+q. The game binds no Alt key, so it takes
-    the person at their word: Escape closes what is open, and q quits.
+    by default). The game binds no Alt key and no such character, so it takes the
+    person at their word: Escape closes what is open, and the key acts.
     """
+    if character is not None and character in ESCAPE_DIGITS:
+        return ESCAPE_DIGITS[character]
     match = ALT_LETTER.fullmatch(key)
     if match is None:
         return None
@@ -435,14 +443,15 @@ class TicTacToeApp(AppFixes[None]):
 
     async def on_event(self, event: events.Event) -> None:
         """Drop keys and mouse events once quitting: nothing they do would be seen; take
-        an alt+letter as the Escape and the letter a person typed (`escape_then`)."""
+        an alt+letter, or Escape and a digit read as one key, as the Escape and the key a
+        person typed (`escape_then`)."""
         if self.quitting and isinstance(event, events.InputEvent):
             return
         if isinstance(event, events.Key) and not event.is_forwarded:
-            letter = escape_then(event.key)
-            if letter is not None:
+            typed = escape_then(event.key, event.character)
+            if typed is not None:
                 await super().on_event(events.Key("escape", "\x1b"))
-                await super().on_event(events.Key(letter, letter))
+                await super().on_event(events.Key(typed, typed))
                 return
         await super().on_event(event)
 

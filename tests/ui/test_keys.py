@@ -50,6 +50,22 @@ def test_an_alt_letter_is_escape_then_the_letter(key: str, letter: str | None) -
     assert escape_then(key) == letter
 
 
+@pytest.mark.parametrize(
+    ("key", "character", "digit"),
+    [
+        ("º", "º", "0"),
+        ("inverted_exclamation_mark", "¡", "1"),
+        ("infinity", "∞", "5"),
+        ("ª", "ª", "9"),
+        ("a", "a", None),
+    ],
+)
+def test_escape_and_a_digit_read_as_one_key_are_the_digit(
+    key: str, character: str, digit: str | None
+) -> None:
+    assert escape_then(key, character) == digit
+
+
 async def test_escape_and_q_read_together_close_the_help_and_quit() -> None:
     """Escape then q typed quickly in tmux (within its escape-time) reaches the app as
     one read, which Textual parses as alt+q: the help stayed open and q was lost."""
