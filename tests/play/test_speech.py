@@ -44,7 +44,7 @@ def computer_plays(session: Session, cell: int) -> None:
 
 def test_a_move_and_the_reply_are_said_the_same_way_every_time() -> None:
     session = session_for(difficulty=Difficulty.HARD)
-    assert announcement(Heard(), session) == "Your move."
+    assert announcement(Heard(), session) == "3x3, you play X. Your move."
     before = heard(session)
     session.play(4)
     assert announcement(before, session) == "X plays b2. Hard is thinking."
@@ -81,9 +81,9 @@ def test_undo_a_new_game_and_the_other_modes_are_said_too() -> None:
     assert announcement(before, session) == "New game, 3x3. X to move."
 
     ai = session_for(mode=Mode.AI_VS_AI, ai_x_difficulty=Difficulty.EASY)
-    assert announcement(Heard(), ai) == "X (Easy) is thinking."
+    assert announcement(Heard(), ai) == "3x3, AI vs AI. X (Easy) is thinking."
     ai.set_paused(True)
-    assert announcement(Heard(), ai) == "Paused, X (Easy) to move; p resumes."
+    assert announcement(Heard(), ai) == "3x3, AI vs AI. Paused, X (Easy) to move; p resumes."
 
 
 @pytest.mark.parametrize(
@@ -95,6 +95,9 @@ def test_undo_a_new_game_and_the_other_modes_are_said_too() -> None:
         ("16", 4, Play(15)),
         ("e5", 5, Play(24)),
         ("board", 3, Ask("board")),
+        (":board", 3, Ask("board")),  # the box opened with :, and : typed again by habit
+        (": c3", 3, Play(8)),
+        (":", 3, Unclear("Type a square such as b2, or help")),
         ("Threats", 3, Ask("threats")),
         ("new  game", 3, Act("new_game")),
         ("undo", 3, Act("undo")),

@@ -78,7 +78,9 @@ def announcement(heard: Heard, session: Session) -> str:
     moves = tuple(game.moves)
     parts: list[str] = []
     before = heard.moves if heard.game is game else ()
-    if heard.game is not None and heard.game is not game:
+    if heard.game is None:
+        parts.append(which_game(game))
+    elif heard.game is not game:
         parts.append(f"New game, {game.board.n}x{game.board.n}")
     kept = 0
     while kept < min(len(before), len(moves)) and before[kept] == moves[kept]:
@@ -91,6 +93,15 @@ def announcement(heard: Heard, session: Session) -> str:
         parts.append(sentence + (ending(game) if ply == len(moves) - 1 else ""))
     parts.append(next_up(session))
     return " ".join(f"{part}." for part in parts if part)
+
+
+def which_game(game: Game) -> str:
+    """The game in play, as its first announcement names it: ``3x3, you play X``,
+    ``4x4, two players``, ``5x5, AI vs AI``."""
+    n = game.board.n
+    if game.mode is Mode.HUMAN_VS_AI:
+        return f"{n}x{n}, you play {game.human.value}"
+    return f"{n}x{n}, {'two players' if game.mode is Mode.TWO_PLAYERS else 'AI vs AI'}"
 
 
 # The move box -----------------------------------------------------------------------
@@ -149,8 +160,9 @@ ACTIONS = {
 
 
 def read_command(text: str, n: int) -> Command:
-    """What a line typed in the move box asks for on an ``n`` x ``n`` board."""
-    words = " ".join(text.lower().split())
+    """What a line typed in the move box asks for on an ``n`` x ``n`` board. A leading
+    ``:`` is passed over: a person who opens the box with ``:`` by habit types it twice."""
+    words = " ".join(text.lower().lstrip().removeprefix(":").split())
     if not words:
         return Unclear("Type a square such as b2, or help")
     if words in QUESTIONS:
