@@ -558,7 +558,7 @@ class TicTacToeApp(AppFixes[None]):
             yield SystemCommand(
                 f"Mode: {MODE_LABELS[mode].long}",
                 "Starts a new game",
-                lambda m=mode: game.apply(session.set_mode(m)),
+                lambda m=mode: game.choose_mode(m),
             )
         for board in BoardSize:
             yield SystemCommand(
@@ -583,7 +583,7 @@ class TicTacToeApp(AppFixes[None]):
                 yield SystemCommand(
                     f"Play as {mark.value}",
                     "X moves first; starts a new game",
-                    lambda m=mark: game.apply(session.set_mark(m)),
+                    lambda m=mark: game.choose_mark(m),
                 )
         yield SystemCommand("Coach on/off", "Show minimax's verdicts (c)", game.action_toggle_coach)
         yield SystemCommand(

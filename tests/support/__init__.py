@@ -47,6 +47,7 @@ from ttt_tui.engine import (
 )
 from ttt_tui.play.session import Changed, Session
 from ttt_tui.play.settings import Level, Settings
+from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.search.client import Analyzer, MoveChooser, Searcher, ThreadSearcher
 from ttt_tui.storage import DATABASE_FILE, GameRecord, Store
@@ -354,6 +355,15 @@ async def play(pilot: Pilot[None], *keys: str) -> None:
     for key in keys:
         await pilot.press(key)
         await settle(pilot)
+
+
+async def agree_to_a_new_game(pilot: Pilot[None]) -> None:
+    """Answer yes to "Start a new game? This one will be recorded as abandoned." if the
+    last choice asked it (a board, mode or mark chosen in the middle of a game)."""
+    await pilot.pause()
+    if isinstance(pilot.app.screen, ConfirmScreen):
+        await pilot.press("y")
+        await pilot.pause()
 
 
 def playing(*keys: str) -> RunBefore:

@@ -11,6 +11,7 @@ from tests.support import (
     GatedAI,
     Notes,
     ScriptedAI,
+    agree_to_a_new_game,
     calls_begun,
     click_option,
     click_square,
@@ -232,6 +233,7 @@ async def test_switching_mode_starts_a_new_game_and_records_the_abandoned_one() 
         screen = await start(pilot)
         await play(pilot, "1")
         await click_option(pilot, "#mode", "2 players")
+        await agree_to_a_new_game(pilot)
         await settle(pilot)
         assert screen.session.game.moves == []
         assert screen.session.game.mode is Mode.TWO_PLAYERS

@@ -22,6 +22,7 @@ from tests.support import (
     LockHolder,
     Notes,
     ScriptedAI,
+    agree_to_a_new_game,
     calls_begun,
     click_option,
     make_app,
@@ -87,7 +88,8 @@ async def test_settings_survive_a_restart(tmp_path: Path) -> None:
         await play_keys(pilot, "c")
         app.theme = "textual-light"
         await pilot.pause()
-        await click_option(pilot, "#mode", "2 players")
+        await click_option(pilot, "#mode", "2 players")  # the computer has opened as X
+        await agree_to_a_new_game(pilot)
         await settle(pilot)
         expected = Settings(
             difficulty=Difficulty.HARD,

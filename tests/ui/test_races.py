@@ -24,6 +24,7 @@ from tests.support import (
     GatedAI,
     Notes,
     StaleWatch,
+    agree_to_a_new_game,
     cells_with,
     click_square,
     looks,
@@ -241,11 +242,13 @@ async def test_no_move_from_an_old_game_ever_lands() -> None:
                     await pilot.press("n")
                 elif change == "difficulty":
                     await pilot.press("d")
-                elif not await click_mark(pilot, human.other):
-                    # The AI's move landed first, the move list grew and pushed
-                    # the control down a row under the pointer; aim again.
-                    assert way == "loose", label
-                    assert await click_mark(pilot, human.other), label
+                else:
+                    if not await click_mark(pilot, human.other):
+                        # The AI's move landed first, the move list grew and pushed
+                        # the control down a row under the pointer; aim again.
+                        assert way == "loose", label
+                        assert await click_mark(pilot, human.other), label
+                    await agree_to_a_new_game(pilot)
                 if way == "held":
                     assert await asyncio.to_thread(call.saw_cancel.wait, 10), label
 
@@ -303,6 +306,7 @@ async def test_a_change_during_a_5x5_search_stops_it_and_the_game_goes_on(
 
         if change == "board":
             screen.action_board(4)
+            await agree_to_a_new_game(pilot)
         elif change == "new game":
             await pilot.press("n")
         else:

@@ -16,6 +16,7 @@ from tests.support import (
     SIZE,
     ScriptedAI,
     Toast,
+    agree_to_a_new_game,
     click_option,
     drag,
     make_app,
@@ -39,6 +40,7 @@ from ttt_tui.engine import (
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.play.view import StatusView
+from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
@@ -151,7 +153,8 @@ async def test_a_focused_control_s_arrows_move_a_cursor_and_enter_or_space_choos
 
 
 async def test_an_arrow_on_mode_or_board_leaves_the_game_in_play() -> None:
-    """Tab to Mode or Board and press →: the game was abandoned at once, unasked."""
+    """Tab to Mode or Board and press →: the game was abandoned at once, unasked. An
+    arrow only moves the cursor; Enter chooses, and asks before the game is lost."""
     app = make_app(ScriptedAI(4))
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
@@ -162,7 +165,13 @@ async def test_an_arrow_on_mode_or_board_leaves_the_game_in_play() -> None:
             assert marks(screen) == "X...O....", selector
             assert screen.session.game.mode is Mode.HUMAN_VS_AI
         assert stored(app.store) == []
-        await play(pilot, "enter")  # Board's cursor is on 4x4: chosen, a new game
+        await play(pilot, "enter")  # Board's cursor is on 4x4: chosen, if agreed
+        assert isinstance(app.screen, ConfirmScreen)
+        await play(pilot, "n")  # not agreed: the game, and the focus, as they were
+        assert marks(screen) == "X...O...."
+        assert app.focused is screen.query_one("#board-size", Choice)
+        await play(pilot, "enter")
+        await agree_to_a_new_game(pilot)
         assert screen.session.game.board.n == 4
         assert [r.result for r in stored(app.store)] == [Result.ABANDONED]
 
@@ -190,6 +199,7 @@ async def test_choosing_o_starts_a_new_game_with_the_ai_opening_as_x() -> None:
         assert marks(screen) == "....O...X"
 
         await click_option(pilot, "#mark", "O (second)")
+        await agree_to_a_new_game(pilot)
         await settle(pilot)
 
         assert screen.session.game.human is Player.O
@@ -306,6 +316,7 @@ async def test_choosing_a_board_starts_a_new_game_and_keeps_the_choice(tmp_path:
         choice = screen.query_one("#board-size", Choice)
         region = choice.option_region(2).translate(choice.content_offset)
         assert await pilot.click("#board-size", offset=(region.x + 1, region.y))
+        await agree_to_a_new_game(pilot)
         await settle(pilot)
         assert screen.session.game.board == Board.empty(5)
         assert screen.session.settings.board is BoardSize.FIVE
@@ -363,3 +374,69 @@ async def test_a_checkbox_asks_for_its_setting_and_shows_only_what_comes_back() 
         await pilot.press("tab", "space")
         await pilot.pause()
         assert (asked, box.value) == ([True, False], True)
+
+
+# A game in progress is not thrown away by one click ------------------------------
+
+
+async def test_a_board_mode_or_mark_chosen_mid_game_asks_and_n_keeps_the_game() -> None:
+    """A click on another board (or mode, or mark) threw the game in progress away at
+    once, recorded as abandoned, with nothing to undo. Now it asks; n, or Escape, keeps
+    the game exactly as it was, the control showing it again and the focus back."""
+    app = make_app(ScriptedAI(4))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1")
+        for selector, label, question in (
+            ("#board-size", "4x4", "Start a new 4x4 game?"),
+            ("#mode", "2 players", "Start a new game, 2 players?"),
+            ("#mark", "O (second)", "Start a new game as O?"),
+        ):
+            for answer in ("n", "escape"):
+                focused = app.focused
+                await click_option(pilot, selector, label)
+                await pilot.pause()
+                asked = app.screen
+                assert isinstance(asked, ConfirmScreen), selector
+                assert asked.question == f"{question} This one will be recorded as abandoned."
+                await pilot.press(answer)
+                await settle(pilot)
+                assert app.screen is screen
+                assert marks(screen) == "X...O....", selector
+                assert selected(pilot, selector) != label
+                assert app.focused is focused
+        assert stored(app.store) == []
+        await play(pilot, "u")  # undo still has the game to work on
+        assert marks(screen) == "........."
+
+
+async def test_the_palette_s_new_games_ask_too_and_y_starts_one(tmp_path: Path) -> None:
+    app = make_app(ScriptedAI(4), store=Store(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        await play(pilot, "1")
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"board: 5x5", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        await settle(pilot)
+        assert screen.session.game.board == Board.empty(5)
+    assert [r["result"] for r in records(tmp_path)] == ["abandoned"]
+
+
+async def test_no_question_where_nothing_would_be_lost() -> None:
+    """Before the first move, and once the game is over, a board is chosen at once."""
+    app = make_app(ScriptedAI(8, 7))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        screen.action_board(4)
+        await settle(pilot)
+        assert screen.session.game.board.n == 4 and app.screen is screen
+        screen.action_board(3)
+        await settle(pilot)
+        await play(pilot, "1", "2", "3")
+        assert screen.session.game.is_over
+        screen.action_board(5)
+        await settle(pilot)
+        assert screen.session.game.board.n == 5 and app.screen is screen

@@ -512,6 +512,12 @@ class Session:
         self.paused = saved.paused and game.mode is Mode.AI_VS_AI
         return self._next_turn(f"Resumed your {saved.board.label} game.")
 
+    @property
+    def would_abandon(self) -> bool:
+        """Whether starting another game now would record this one as abandoned: it has
+        moves, and has not ended (nor been recorded)."""
+        return bool(self.game.moves) and not self.game.result_recorded
+
     def close_game(self) -> EndedGame | None:
         """The game as abandoned, to be recorded, if it was left unfinished (the
         session is ending)."""
@@ -520,7 +526,7 @@ class Session:
         return ended
 
     def _abandon(self) -> None:
-        if self.game.moves and not self.game.result_recorded:
+        if self.would_abandon:
             self._record(Result.ABANDONED)
 
     # The turn.

@@ -19,8 +19,9 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from ttt_tui.compat.cursor import show_terminal_cursor
-from ttt_tui.engine import Analysis, Cell, Difficulty, Progress, SearchCancelled
+from ttt_tui.engine import Analysis, Cell, Difficulty, Player, Progress, SearchCancelled
 from ttt_tui.play.game import SavedGame, abandoned
+from ttt_tui.play.results import MODE_LABELS
 from ttt_tui.play.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session, Work
 from ttt_tui.play.settings import BOT, BoardSize, Level, Mode
 from ttt_tui.play.speech import (
@@ -490,11 +491,40 @@ class GameScreen(BaseScreen[None]):
 
     @on(Sidebar.ModeChosen)
     def _mode_chosen(self, message: Sidebar.ModeChosen) -> None:
-        self.apply(self.session.set_mode(message.mode))
+        self.choose_mode(message.mode)
 
     @on(Sidebar.MarkChosen)
     def _mark_chosen(self, message: Sidebar.MarkChosen) -> None:
-        self.apply(self.session.set_mark(message.mark))
+        self.choose_mark(message.mark)
+
+    def choose_mode(self, mode: Mode) -> None:
+        """Play in ``mode``: a new game, once the person agrees to lose this one."""
+        if mode is not self.session.game.mode:
+            label = MODE_LABELS[mode].long
+            self._new_game_asked(f"Start a new game, {label}?", lambda: self.session.set_mode(mode))
+
+    def choose_mark(self, mark: Player) -> None:
+        """Play ``mark``: a new game, once the person agrees to lose this one."""
+        if mark is not self.session.game.human:
+            question = f"Start a new game as {mark.value}?"
+            self._new_game_asked(question, lambda: self.session.set_mark(mark))
+
+    def _new_game_asked(self, question: str, start: Callable[[], Outcome]) -> None:
+        """Start a new game with ``start``, asking first where a game in progress would be
+        lost (recorded as abandoned): no, or Escape, keeps it exactly as it was."""
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.apply(start())
+                self.check_size()
+            else:
+                self.query_one(Sidebar).revert()
+
+        if not self.session.would_abandon:
+            answered(True)
+            return
+        question += " This one will be recorded as abandoned."
+        self.app.push_screen(ConfirmScreen(question, "New game", "Keep playing"), answered)
 
     @on(Sidebar.DifficultyChosen)
     def _difficulty_chosen(self, message: Sidebar.DifficultyChosen) -> None:
@@ -521,9 +551,11 @@ class GameScreen(BaseScreen[None]):
         self.query_one(BoardView).play_typed()
 
     def action_board(self, n: int) -> None:
-        """Play on the n x n board: a new game."""
-        self.apply(self.session.set_board(BoardSize(n)))
-        self.check_size()
+        """Play on the n x n board: a new game, once the person agrees to lose this one."""
+        board = BoardSize(n)
+        if board is not self.session.settings.board:
+            question = f"Start a new {board.label} game?"
+            self._new_game_asked(question, lambda: self.session.set_board(board))
 
     def offer_left(self, left: LeftGame) -> None:
         """Ask whether to resume the game an earlier run left unfinished: ``y`` puts it back

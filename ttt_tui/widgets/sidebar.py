@@ -361,6 +361,11 @@ class Sidebar(Vertical):
     def watch_view(self, view: View | None) -> None:
         self._show(view)
 
+    def revert(self) -> None:
+        """Show the view again, undoing a choice the game did not take (a new game the
+        person chose not to start)."""
+        self._show(self.view)
+
     def _show(self, view: View | None) -> None:
         if view is None:
             return
