@@ -112,6 +112,22 @@ async def test_the_hidden_announcement_line_lays_nothing_out() -> None:
         assert "Screen-reader mode on. Your move." in drawn_text(app)
 
 
+async def test_on_a_taken_square_the_cursor_sits_on_its_number_and_mark() -> None:
+    """The cursor on a taken square sat on a blank inside the O's glyph, naming nothing:
+    now it sits on the square's number, beside its mark, between the pointers."""
+    app = make_app(ScriptedAI(0), screen_reader=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play(pilot, "5")  # X b2, the computer's O a1; the cursor stays on b2
+        for key, shown in [(None, "▶ 5 X ◀"), ("left", "▶ 4 ◀"), ("up", "▶ 1 O ◀")]:
+            if key is not None:
+                await pilot.press(key)
+                await pilot.pause()
+            x, y = app.cursor_position
+            row = drawn_text(app).split("\n")[y]
+            assert row[x - 2 : x - 2 + len(shown)] == shown, (key, row)
+
+
 async def test_in_screen_reader_mode_the_cursor_sits_on_the_focused_square_s_number() -> None:
     app = make_app(ScriptedAI(), screen_reader=True, settings=Settings(mode=Mode.TWO_PLAYERS))
     async with app.run_test(size=SIZE) as pilot:

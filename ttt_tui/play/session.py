@@ -592,6 +592,7 @@ class Session:
                 verdicts=verdicts,
                 hints=frozenset(analysis.best) if analysis and hint else frozenset(),
                 pending=pending,
+                named=self.settings.screen_reader,
             ),
             status=status_view(self),
             score=tuple((*OUTCOME_LABELS[o], score[o]) for o in outcomes_for(game.mode)),

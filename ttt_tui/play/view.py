@@ -38,6 +38,10 @@ class BoardState:
     hints: frozenset[Cell]
     pending: frozenset[Cell] = frozenset()
     """Empty cells whose verdict the coach is still working out (not proven yet)."""
+    named: bool = False
+    """Whether a taken square under the cursor names itself and its mark in text
+    (``▶ 5 X ◀``), as an empty one shows its number: in screen-reader mode, where the
+    terminal's cursor sits there for a screen reader to read."""
 
 
 @dataclass(frozen=True)

@@ -253,6 +253,7 @@ class BoardView(ClickTargets[Cell], can_focus=True):
                 verdict=state.verdicts.get(index),
                 hint=index in state.hints,
                 cursor=index == self.cursor,
+                named=index == self.cursor and state.named,
                 win=index in winning,
                 lost=index in winning and state.line_lost,
                 pending=index in state.pending,
@@ -274,8 +275,8 @@ class BoardView(ClickTargets[Cell], can_focus=True):
             self._show()
             return
         # Only the two squares the cursor leaves and enters change.
-        looks[old] = replace(looks[old], cursor=False)
-        looks[new] = replace(looks[new], cursor=True)
+        looks[old] = replace(looks[old], cursor=False, named=False)
+        looks[new] = replace(looks[new], cursor=True, named=self.state.named)
         self._show(tuple(looks))
         follow_focus(self)
 

@@ -99,6 +99,8 @@ class SquareLook:
     """Whether a hint points here."""
     cursor: bool = False
     """Whether the keyboard cursor is here."""
+    named: bool = False
+    """Whether a mark here is named in text with the cursor's pointers (``▶ 5 X ◀``)."""
     win: bool = False
     """Whether this square is on the winning line."""
     lost: bool = False
@@ -180,13 +182,27 @@ def _content(
         # Said in a word, not only by a colour (with NO_COLOR, or to a colour-blind
         # eye): the winning line, else the last move.
         word = "win line" if look.win else "last move" if look.last else None
-        if word is not None and height - len(lines) >= 2:
-            # A blank line above balances the tag below, keeping the mark
-            # level with the marks in the other squares.
-            tag = Text(word, style=style("board--last"))
-            text = Text.assemble("\n", text, "\n", tag)
+        tags: list[Text] = []
+        room = height - len(lines)
+        if look.named:
+            # The square's number and its mark where the terminal's cursor sits, for a
+            # screen reader (the mark's glyph is shapes, not a letter); in the glyph's
+            # place where there is no room beside it.
+            mark = look.mark.value
+            named = (f"▶ {label} {mark} ◀", f"▶{label} {mark}◀", f"▶{label}{mark}◀")
+            pointer = next((shown for shown in named if len(shown) <= width), named[-1])
+            if room < 1:
+                return Text(pointer, style=style(f"board--{mark.lower()}"))
+            tags.append(Text(pointer, style=style("board--number")))
+        if word is not None and room >= len(tags) + 1 + (not tags):
+            tags.append(Text(word, style=style("board--last")))
         elif word is not None:
             text.stylize(Style(underline=True))
+        if tags:
+            # A blank line above a single tag balances it, keeping the mark level with
+            # the marks in the other squares.
+            above = "\n" if len(tags) == 1 and room >= 2 else ""
+            text = Text.assemble(above, text, "\n", Text("\n").join(tags))
         return text
     if look.cursor:
         # Marked in text, not only by the background: with NO_COLOR (or to a
