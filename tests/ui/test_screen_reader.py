@@ -3,6 +3,7 @@ cursor on the focus (`ttt-tui --screen-reader`), through Pilot."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input, Static
 
 from tests.support import (
@@ -16,6 +17,7 @@ from tests.support import (
     start,
     until,
 )
+from ttt_tui.engine import Difficulty
 from ttt_tui.play.settings import Mode, Settings
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
@@ -126,6 +128,24 @@ async def test_on_a_taken_square_the_cursor_sits_on_its_number_and_mark() -> Non
             x, y = app.cursor_position
             row = drawn_text(app).split("\n")[y]
             assert row[x - 2 : x - 2 + len(shown)] == shown, (key, row)
+
+
+@pytest.mark.parametrize("size", [(100, 30), (56, 16)])
+async def test_on_a_control_the_cursor_is_on_the_chosen_option_and_its_line_names_it(
+    size: tuple[int, int],
+) -> None:
+    """On the Difficulty control the cursor sat on the space before "Hard", and its line
+    held only the options: now it is on the chosen option's first letter, on a line
+    that starts with the control's name."""
+    app = make_app(screen_reader=True, difficulty=Difficulty.HARD)
+    async with app.run_test(size=size) as pilot:
+        screen = await start(pilot)
+        screen.query_one("#difficulty", Choice).focus()
+        await pilot.pause()
+        x, y = app.cursor_position
+        row = drawn_text(app).split("\n")[y]
+        assert row[x:].startswith("Hard"), row
+        assert row.split("│")[-1].strip().startswith("Difficulty"), row
 
 
 async def test_in_screen_reader_mode_the_cursor_sits_on_the_focused_square_s_number() -> None:

@@ -134,6 +134,8 @@ class Choice(ClickTargets[int], Generic[E], can_focus=True):
         """The keys that pick the options from anywhere, shown after the title."""
         self.inline = inline
         """Whether the title shares the options' line."""
+        self._reader_line = False
+        """Whether `set_inline` put the title on the options' line."""
         if title and not inline:
             self.add_class("-titled")
         self.options = [(option[0], option[1]) for option in options]
@@ -178,11 +180,28 @@ class Choice(ClickTargets[int], Generic[E], can_focus=True):
         reader follows it): on the option under its cursor, the chosen one unless
         the arrows moved it."""
         region = self.option_region(self._cursor)
-        label = self.options[self._cursor][1]
-        if len(label) >= region.width:
-            label = self.short_labels[self.options[self._cursor][0]]
-        left = max((region.width - len(label)) // 2, 0)
+        shown = self._shown(self._cursor, region.width)
+        left = len(shown) - len(shown.lstrip(" "))  # its first letter, as `render` centres it
         return self.content_region.offset + region.offset + Offset(left, 0)
+
+    def set_inline(self, inline: bool) -> None:
+        """Draw the title before the options, on their line (``inline``; without the key,
+        to leave the options room), or above them. In screen-reader mode the line the
+        terminal's cursor sits on then names the control, for a braille display or a
+        screen reader reading that line."""
+        if inline != self._reader_line:
+            self.inline = self._reader_line = inline
+            self.set_class(bool(self.title) and not inline, "-titled")
+            self.refresh(layout=True)
+            follow_focus(self)
+
+    def _shown(self, index: int, width: int) -> str:
+        """Option ``index``'s label as drawn ``width`` cells wide: centred, or its short
+        label where the whole one would run into the next."""
+        value, label = self.options[index]
+        if len(label) >= width:
+            label = self.short_labels[value]
+        return label[: max(width, 1)].center(width)
 
     def on_focus(self) -> None:
         follow_focus(self)
@@ -193,7 +212,7 @@ class Choice(ClickTargets[int], Generic[E], can_focus=True):
 
     def _heading(self) -> Text:
         heading = Text(self.title, style=self.get_component_rich_style("choice--title"))
-        if self.key:
+        if self.key and not self._reader_line:  # there, the room is the options'.
             heading.append(f"  ({self.key})", style=self.get_component_rich_style("choice--key"))
         return heading
 
@@ -221,18 +240,15 @@ class Choice(ClickTargets[int], Generic[E], can_focus=True):
             text.append_text(self._heading())
             text.append("\n")
         spans = zip(self.options, self._spans(), strict=True)
-        for index, ((value, label), (start, end)) in enumerate(spans):
-            width = end - start
-            if len(label) >= width:  # a label that fills its span would run into the next
-                label = self.short_labels[value]
-            shown = label[: max(width, 1)]
+        for index, ((value, _), (start, end)) in enumerate(spans):
+            shown = self._shown(index, end - start)
             if value == self.value:
                 part = "choice--selected"
             elif index == self._cursor and self.has_focus:
                 part = "choice--cursor"
             else:
                 part = "choice--option"
-            text.append(shown.center(width), style=self.get_component_rich_style(part))
+            text.append(shown, style=self.get_component_rich_style(part))
         return text
 
     def _pick(self, index: int) -> None:

@@ -321,6 +321,15 @@ class Sidebar(Vertical):
             id="ai-o-difficulty",
             classes="ai-only",
         )
+        self._choices = (
+            self._mode,
+            self._board,
+            self._difficulty,
+            self._mark,
+            self._x_engine,
+            self._o_engine,
+        )
+        """The controls whose title goes on their options' line in screen-reader mode."""
         self._coach = SidebarCheckbox(
             "Coach  [dim](c)[/]",
             settings.coach,
@@ -389,6 +398,8 @@ class Sidebar(Vertical):
         self._mark.value = view.human
         self._coach.show(settings.coach)
         self._alternate.show(settings.alternate_start)
+        for choice in self._choices:
+            choice.set_inline(settings.screen_reader)
 
     @on(Choice.Changed)
     def _chosen(self, message: Choice.Changed) -> None:
