@@ -204,13 +204,13 @@ def test_a_verdict_has_three_forms(verdict: Verdict, full: str, short: str, lett
     ("verdicts", "width", "expected"),
     [
         ([WIN_3, DRAW], 12, Wording(VerdictForm.FULL, "★ best", "proving…")),
-        ([WIN_3, DRAW], 10, Wording(VerdictForm.FULL, "★ best", "proving…")),
+        ([WIN_3, DRAW], 10, Wording(VerdictForm.FULL, "★ best", "proving…", "")),
         ([WIN_3, DRAW], 9, Wording(VerdictForm.SHORT, "★ best", "…")),
         ([WIN_3, LOSS_10], 11, Wording(VerdictForm.SHORT, "★ best", "proving…")),
-        ([WIN_3, DRAW], 7, Wording(VerdictForm.SHORT, "★", "…")),
+        ([WIN_3, DRAW], 7, Wording(VerdictForm.SHORT, "★", "…", "")),
         ([WIN_3, LOSS_10], 7, Wording(VerdictForm.LETTER, "★", "…")),
-        ([DRAW], 6, Wording(VerdictForm.FULL, "★", "…")),
-        ([WIN_3, DRAW], 1, Wording(VerdictForm.LETTER, "★", "…")),
+        ([DRAW], 6, Wording(VerdictForm.FULL, "★", "…", "")),
+        ([WIN_3, DRAW], 1, Wording(VerdictForm.LETTER, "★", "…", "")),
         ([], 10, Wording(VerdictForm.FULL, "★ best", "proving…")),
     ],
 )

@@ -49,6 +49,7 @@ from ttt_tui.engine.minimax import (
     position_at,
     run_count,
 )
+from ttt_tui.play.settings import BoardSize
 from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.help import HelpScreen
@@ -585,3 +586,23 @@ async def test_a_count_s_progress_repaints_the_table_without_laying_the_screen_o
         await pilot.pause()
         assert any(layouts)  # another row
         assert counts.size.height == height + 1
+
+
+@pytest.mark.parametrize(
+    ("board", "title"),
+    [
+        (BoardSize.THREE, "explorer, 3x3, three in a row"),
+        (BoardSize.FIVE, "explorer, 5x5, four in a row"),
+    ],
+)
+async def test_the_explorer_s_title_names_its_board_not_an_opponent(
+    board: BoardSize, title: str
+) -> None:
+    """It said "tic-tac-toe vs minimax" on every board, and while playing your bot."""
+    app = make_app(ScriptedAI(0), board=board)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await pilot.press("e")
+        await until(pilot, lambda: isinstance(app.screen, ExplorerScreen), "the explorer")
+        assert app.screen.sub_title == title
+        assert title in drawn_text(app).splitlines()[0]

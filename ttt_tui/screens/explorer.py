@@ -24,6 +24,7 @@ from textual.worker import Worker
 
 from ttt_tui.engine import Analysis, Board, Progress, SearchCancelled
 from ttt_tui.engine.minimax import Count, CountProgress, Search
+from ttt_tui.play.settings import BoardSize
 from ttt_tui.screens.base import BaseScreen
 from ttt_tui.search.client import Searcher
 from ttt_tui.teach.explorer import Explorer, Tab
@@ -193,6 +194,8 @@ class ExplorerScreen(BaseScreen[None]):
 
     def __init__(self, board: Board, searcher: Searcher) -> None:
         super().__init__()
+        # The board explored, not the game's opponent: the explorer plays nobody.
+        self.sub_title = f"explorer, {BoardSize(board.n).rule}"
         self.model = Explorer(board)
         """What is known and selected, and what the tabs show."""
         self.searcher = searcher

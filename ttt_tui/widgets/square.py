@@ -64,6 +64,9 @@ class Wording:
     """What marks a hinted square."""
     pending: str = PENDING[0]
     """What stands for a verdict still being worked out."""
+    star_gap: str = " "
+    """What goes between a verdict and the star where they share a line: a space
+    where every verdict shown leaves the margins with one, none where one would not."""
 
 
 def wording(verdicts: Iterable[Verdict], width: int) -> Wording:
@@ -82,7 +85,8 @@ def wording(verdicts: Iterable[Verdict], width: int) -> Wording:
     )
     hint = next((text for text in HINTS if fits([text])), HINTS[-1])
     pending = next((text for text in PENDING if fits([text])), PENDING[-1])
-    return Wording(form, hint, pending)
+    spaced = fits(f"{verdict_text(v, form)} {HINTS[-1]}" for v in shown)
+    return Wording(form, hint, pending, " " if spaced else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,8 +229,7 @@ def _content(
     # Too short for a line apiece: the verdict and the star share one, under the
     # number if there is room (a short square used to lose its star and number).
     if look.hint and len(said) == 2:
-        # A space between them where it leaves the margins, none where it would not.
-        space = " " if said[0].cell_len + 2 <= width - 2 * MARGIN else ""
+        # Spaced alike on every square of the board (`Wording.star_gap`).
         star = Text(HINTS[-1], style=style("board--best"))
-        said = [Text.assemble(said[0], space, star)]
+        said = [Text.assemble(said[0], words.star_gap, star)]
     return Text("\n").join([number, *said] if height >= 2 else said)
