@@ -54,7 +54,7 @@ from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.help import HelpScreen
 from ttt_tui.search.client import ThreadSearcher
-from ttt_tui.teach.explorer import Tab
+from ttt_tui.teach.explorer import WALK_TOO_BIG, Tab
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.explorer_board import LEGENDS
 from ttt_tui.widgets.square import VerdictForm
@@ -606,3 +606,19 @@ async def test_the_explorer_s_title_names_its_board_not_an_opponent(
         await until(pilot, lambda: isinstance(app.screen, ExplorerScreen), "the explorer")
         assert app.screen.sub_title == title
         assert title in drawn_text(app).splitlines()[0]
+
+
+async def test_the_alpha_beta_tab_shows_no_step_keys_where_the_position_is_too_large() -> None:
+    """It said the position was too large to walk, and listed the keys to step it."""
+    app = make_app(ScriptedAI(0), board=BoardSize.FIVE)
+    notes = Notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await pilot.press("e")
+        await until(pilot, lambda: isinstance(app.screen, ExplorerScreen), "the explorer")
+        await pilot.press("a")
+        await settle(pilot)
+        assert (await footer_keys(pilot)) == ["esc Game", "? Help", "q Quit"]
+        await pilot.press("full_stop")  # the key still says why
+        await settle(pilot)
+        assert notes.messages[-1] == WALK_TOO_BIG

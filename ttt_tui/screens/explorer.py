@@ -479,10 +479,17 @@ class ExplorerScreen(BaseScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Which keys work, and show in the footer, now: while the terminal is too
-        small, only going back to the game and the help; `x` as "Stop count" or, on
-        a position whose counting was stopped, "Count again"."""
+        small, only going back to the game and the help; the walk's keys only where
+        there is a walk (elsewhere they say why); `x` as "Stop count" or, on a position
+        whose counting was stopped, "Count again"."""
         if self.has_class("-too-small") and action not in self.TOO_SMALL_ACTIONS:
             return False
+        if self.model.tab is Tab.WALK and self.model.walker is None:
+            # Too large a position to walk: the walk's keys leave the footer, and say why.
+            if action in ("step", "jump"):
+                return False
+            if action in ("step_elsewhere", "jump_elsewhere"):
+                return True
         if action in self.TAB_ACTIONS and self.model.tab not in self.TAB_ACTIONS[action]:
             return False
         if action in ("toggle_counting", "count_again"):
