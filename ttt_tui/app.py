@@ -22,11 +22,12 @@ from textual import events, on, work
 from textual.app import CommandCallback, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
+from textual.content import Content
 from textual.driver import Driver
 from textual.events import Resize
 from textual.message import Message
 from textual.notifications import SeverityLevel
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.theme import Theme, ThemeProvider
 
 from ttt_tui.compat.app import AppFixes
@@ -45,10 +46,11 @@ from ttt_tui.play.session import Session
 from ttt_tui.play.settings import BoardSize, Level, Mode, Settings, level_name
 from ttt_tui.screens.game import GameScreen, is_too_small
 from ttt_tui.search.client import Searcher, SearchProcess
-from ttt_tui.storage import LeftGame, Store, crash
+from ttt_tui.storage import LeftGame, Notice, Store, crash
 from ttt_tui.storage.pictures import NotSaved, save_picture
-from ttt_tui.storage.saver import QUIT_SECONDS, SAVED_NOTICE, Saver
+from ttt_tui.storage.saver import QUIT_SECONDS, Saver
 from ttt_tui.widgets.board import BoardView
+from ttt_tui.widgets.colours import board_colours
 from ttt_tui.widgets.cursor import follow_focus
 
 if TYPE_CHECKING:
@@ -104,6 +106,12 @@ HIGH_CONTRAST = Theme(
 or a word, so it reads without colour too (``NO_COLOR``)."""
 
 
+UNREADABLE_THEMES = ("ansi-dark", "ansi-light")
+"""Textual's themes the game does not offer: their colours are the terminal's own, which
+the game cannot know, so it cannot make the board readable in them (its hint drew green
+words on green)."""
+
+
 def _plays_at(level: Level, side: Player | None = None) -> str:
     """What choosing ``level`` for You vs AI's computer (``side`` None) or an engine of
     AI vs AI does, for the palette."""
@@ -131,11 +139,12 @@ class TicTacToeApp(AppFixes[None]):
     start crashes on a mouse-down over a widget being removed (a toast leaving)."""
 
     class StorageNotice(Message):
-        """Something about saving that the person should know (from the saver's thread)."""
+        """What the person should know about their data (from the saver's thread): the
+        notices that came together, shown as one."""
 
-        def __init__(self, text: str) -> None:
-            self.text = text
-            """The notice; plain text, since it quotes paths and file contents."""
+        def __init__(self, notices: list[Notice]) -> None:
+            self.notices = notices
+            """The notices; plain text, since they quote paths and file contents."""
             super().__init__()
 
     class LeftGameFound(Message):
@@ -182,12 +191,14 @@ class TicTacToeApp(AppFixes[None]):
         once the first frame is drawn (the launch's own work, `ttt_tui.commands.play`)."""
         super().__init__()
         self.register_theme(HIGH_CONTRAST)
+        for name in UNREADABLE_THEMES:
+            self.unregister_theme(name)
         self.store = store or Store(enabled=False)
         """Where settings, stats and game records are kept; called only by the saver once
         the app runs."""
         self.saver = Saver(
             self.store,
-            report=lambda notice: self.post_message(self.StorageNotice(notice)),
+            report=lambda notices: self.post_message(self.StorageNotice(notices)),
             failed=lambda error: self.post_message(self.SaveFailed(error)),
         )
         """Saves settings and games, and reads the stats, off the event loop."""
@@ -238,6 +249,12 @@ class TicTacToeApp(AppFixes[None]):
         self.last_words: list[str] = []
         """What to tell the person once the app has gone: notices about the last saves,
         and what could not be saved."""
+
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's CSS variables, and the board's colours made readable in it
+        (`ttt_tui.widgets.colours`: ``$board-x``, ``$board-cursor`` ...)."""
+        variables = super().get_css_variables()
+        return {**variables, **board_colours(variables)}
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver for where the app runs, except that in a terminal on Linux or
@@ -391,10 +408,44 @@ class TicTacToeApp(AppFixes[None]):
         why = "".join(f" ({reason})" for reason in [*passed_over, *saved.passed_over])
         self.notify(f"Saved {saved.path}{why}", title="Screenshot", markup=False)
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A notification: a toast, except in screen-reader mode, where it is said on the
+        game's announcement line (the one line a screen reader follows) and no toast is
+        drawn over it; there a toast shows only on a screen without that line (the
+        explorer, the review, the stats)."""
+        if not (self.session.settings.screen_reader and self._game_screen.is_mounted):
+            super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # from a thread: the widgets are the event loop's
+            self.call_later(
+                self.notify, message, title=title, severity=severity, timeout=timeout, markup=markup
+            )
+            return
+        plain = Content.from_markup(message).plain if markup else message
+        self._game_screen.announce(f"{title}: {plain}" if title else plain)
+        if self.screen is not self._game_screen and not isinstance(self.screen, ModalScreen):
+            super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
     @on(StorageNotice)
     def _storage_notice(self, message: StorageNotice) -> None:
-        severity: SeverityLevel = "information" if message.text == SAVED_NOTICE else "warning"
-        self.notify(message.text, title="Saving", severity=severity, timeout=8, markup=False)
+        """One notification for the notices that came together (a launch's several would
+        each have covered the sidebar for seconds), titled for what happened."""
+        notices = message.notices
+        title = " · ".join(dict.fromkeys(notice.title for notice in notices))
+        text = "\n".join(notice.text for notice in notices)
+        warning = any(notice.warning for notice in notices)
+        severity: SeverityLevel = "warning" if warning else "information"
+        self.notify(text, title=title, severity=severity, timeout=8, markup=False)
 
     @on(SaveFailed)
     def _save_failed(self, message: SaveFailed) -> None:
@@ -453,7 +504,27 @@ class TicTacToeApp(AppFixes[None]):
                 await super().on_event(events.Key("escape", "\x1b"))
                 await super().on_event(events.Key(typed, typed))
                 return
+            if self._quits(event):
+                await self.action_quit()
+                return
         await super().on_event(event)
+
+    def _quits(self, key: events.Key) -> bool:
+        """Whether ``key`` is the quit key where it arrives: bound to quit, and not taken
+        by the focused widget (the move box takes a typed q).
+
+        Decided as it arrives, not once the focused widget has it: a key that comes
+        with it in one read and moves the focus (``:`` opens the move box at once, so
+        that ``:c3`` is c3) would otherwise hand the q to the move box, and ``q:`` did
+        not quit.
+        """
+        if key.key != "q":  # the app's quit key (BINDINGS); every other key goes its way
+            return False
+        active = self.active_bindings.get(key.key)
+        if active is None or active.binding.action not in ("quit", "app.quit"):
+            return False
+        focused = self.focused
+        return focused is None or not focused.check_consume_key(key.key, key.character)
 
     def action_command_palette(self) -> None:
         """Show the command palette (made safe against racing input, see `GamePalette`),

@@ -18,3 +18,28 @@ def test_escape_then_a_digit_in_one_read_plays_the_digit(tmp_path: Path) -> None
         assert terminal.wait_exit(10) == 0
     finally:
         terminal.close()
+
+
+def test_q_then_colon_in_one_read_quits(tmp_path: Path) -> None:
+    """``:`` opens the move box at once (so that ``:c3`` is c3), which handed a q that
+    came before it in the same read to the box: the game did not quit."""
+    terminal = game_in_a_terminal(tmp_path)
+    try:
+        terminal.write(b"q:")
+        assert terminal.wait_exit(10) == 0
+    finally:
+        terminal.close()
+
+
+def test_a_q_typed_in_the_move_box_is_typed_not_a_quit(tmp_path: Path) -> None:
+    terminal = game_in_a_terminal(tmp_path)
+    try:
+        terminal.write(b":quit")
+        assert terminal.wait_for(lambda lines: any(line.strip() == "quit" for line in lines))
+        assert terminal.wait_exit(0.5) is None
+        terminal.write(b"\x1b")
+        assert terminal.wait_for(lambda lines: "q Quit" in "\n".join(lines))
+        terminal.write(b"q")
+        assert terminal.wait_exit(10) == 0
+    finally:
+        terminal.close()
