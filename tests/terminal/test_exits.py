@@ -8,8 +8,10 @@ real program in a pseudo-terminal.
 from __future__ import annotations
 
 import os
+import random
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -168,3 +170,53 @@ def test_a_terminal_closed_mid_burst_ends_the_game(tmp_path: Path) -> None:
 def test_a_terminal_closed_mid_burst_forty_times(tmp_path: Path) -> None:
     for run in range(40):
         close_mid_burst(tmp_path / str(run))
+
+
+# q in a storm of resizes ------------------------------------------------------------
+
+QUIT_WITHIN = 2.0
+"""Seconds a game may take to end once q is typed (nothing held the data directory)."""
+
+
+def quit_in_a_resize_storm(data: Path, seed: int) -> None:
+    """One run: the game at its first move, forty resizes (each a SIGWINCH) a few
+    milliseconds apart, and Escape and q (in one read, or apart) in the middle of them,
+    as the long real-terminal fuzz once left a game running 10 s after its q. The game
+    ends with status 0 within `QUIT_WITHIN` of the q, leaving no process behind."""
+    rng = random.Random(seed)
+    terminal = Terminal(game_command("--ai-delay", "0", "--seed", str(seed)), game_env(data), SIZE)
+    search: set[int] = set()
+    try:
+        assert terminal.wait_for(lambda lines: "Your move" in "\n".join(lines)), terminal.text()
+        search = child_pids(terminal.proc.pid)
+        quit_at = rng.randint(5, 35)
+        typed = None
+        for index in range(40):
+            terminal.resize((rng.randint(30, 140), rng.randint(8, 45)))
+            if index == quit_at:
+                terminal.write(b"\x1bq" if rng.random() < 0.5 else b"\x1b")
+                typed = time.monotonic()
+                terminal.write(b"q")
+            time.sleep(rng.uniform(0, 0.02))
+        assert typed is not None
+        status = terminal.wait_exit(QUIT_WITHIN + 8)
+        took = time.monotonic() - typed
+        assert status == 0, f"seed {seed}: still running {took:.1f} s after q"
+        assert took <= QUIT_WITHIN, f"seed {seed}: ended {took:.1f} s after q"
+        wait_until(lambda: not any(map(running, search)), "the search process to end")
+    finally:
+        terminal.close()
+        for pid in filter(running, search):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads processes from /proc")
+def test_q_in_a_storm_of_resizes_ends_the_game_at_once(tmp_path: Path) -> None:
+    quit_in_a_resize_storm(tmp_path, seed=12)
+
+
+@pytest.mark.long
+@pytest.mark.skipif(sys.platform != "linux", reason="reads processes from /proc")
+def test_q_in_a_storm_of_resizes_forty_times(tmp_path: Path) -> None:
+    for seed in range(40):
+        quit_in_a_resize_storm(tmp_path / str(seed), seed)
