@@ -15,7 +15,7 @@ import pytest
 
 from tests.storage.numbered import T0, numbered
 from tests.support import games_in_play, records
-from tests.support.stores import python, said
+from tests.support.stores import notice_texts, python, said
 from ttt_tui.engine import Difficulty, IllegalMoveError, Player
 from ttt_tui.play.game import Game, SavedGame, abandoned
 from ttt_tui.play.session import Changed, MoveRequest, Session
@@ -199,7 +199,7 @@ def test_the_record_and_the_end_of_the_kept_game_are_one_transaction(data: Path)
     store.record_game(numbered(1))
 
     assert store.saving is False  # the failure turned saving off, and said so
-    assert "kept for ever" in store.take_notices()[0]
+    assert "kept for ever" in notice_texts(store)[0]
     assert store.load_stats() == Stats.from_records([numbered(1)])  # counted in memory
     assert records(data) == []
     assert len(games_in_play(data)) == 1
@@ -276,7 +276,7 @@ def test_the_newest_left_game_is_offered_first_and_a_damaged_one_dropped(data: P
     claimer = Store(data)
     left = claimer.claim_left_game()
     assert left is not None and left.game == saved(2)
-    notices = claimer.take_notices()
+    notices = notice_texts(claimer)
     assert len(notices) == 2
     assert all(
         n.startswith("A game left unfinished could not be read (") and n.endswith("dropped.")
@@ -371,7 +371,7 @@ def test_a_left_game_from_a_newer_ttt_tui_is_dropped_with_a_notice(data: Path) -
 
     store = Store(data)
     assert store.claim_left_game() is None
-    [notice] = store.take_notices()
+    [notice] = notice_texts(store)
     assert "could not be read" in notice
     assert games_in_play(data) == []
     assert records(data) == []  # nothing recorded of a game that could not be read

@@ -20,7 +20,7 @@ import pytest
 
 from tests.storage.numbered import T0, numbered
 from tests.support import LockHolder, records
-from tests.support.stores import games_of, integrity, python, said, schema_made, tmpfs
+from tests.support.stores import games_of, integrity, notice_texts, python, said, schema_made, tmpfs
 from ttt_tui.storage import (
     DATABASE_FILE,
     GAMES_FILE,
@@ -82,7 +82,7 @@ def test_old_files_are_carried_over_in_one_go_and_kept_under_new_names(data: Pat
 
     store = Store(data, now=lambda: NOW)
     assert store.load_stats() == Stats.from_records(after)
-    [notice] = store.take_notices()
+    [notice] = notice_texts(store)
     says(
         notice,
         "8 recorded games",
@@ -101,7 +101,7 @@ def test_old_files_are_carried_over_in_one_go_and_kept_under_new_names(data: Pat
     kept = sorted(p.name for p in data.iterdir())
     again = Store(data, now=lambda: NOW + timedelta(hours=1))
     assert again.load_stats() == Stats.from_records(after)
-    assert again.take_notices() == []
+    assert notice_texts(again) == []
     assert len(records(data)) == 8
     assert sorted(p.name for p in data.iterdir() if "migrated" in p.name) == [
         name for name in kept if "migrated" in name
@@ -118,7 +118,7 @@ def test_the_lines_named_are_those_that_could_not_be_read(data: Path) -> None:
 
     store = Store(data, now=lambda: NOW)
     assert store.load_stats() == Stats.from_records([numbered(1), numbered(2)])
-    [notice] = store.take_notices()
+    [notice] = notice_texts(store)
     says(
         notice,
         "2 recorded games",
@@ -137,7 +137,7 @@ def test_old_stats_that_agree_and_an_empty_games_file_say_no_more_than_needed(
 
     store = Store(data, now=lambda: NOW)
     assert store.load_stats() == Stats.from_records(games)
-    [notice] = store.take_notices()
+    [notice] = notice_texts(store)
     says(
         notice, "3 recorded games", f"games.jsonl.migrated-{STAMP} and stats.json.migrated-{STAMP}."
     )
@@ -148,7 +148,7 @@ def test_old_stats_that_agree_and_an_empty_games_file_say_no_more_than_needed(
     (empty / GAMES_FILE).write_bytes(b"")
     store = Store(empty, now=lambda: NOW)
     assert store.load_stats() == Stats()
-    [notice] = store.take_notices()
+    [notice] = notice_texts(store)
     says(notice, DATABASE_FILE, f"games.jsonl.migrated-{STAMP}.")
 
 
@@ -207,7 +207,7 @@ def assert_carried_over_once(
     store = Store(data)
     assert store.load_stats() == Stats.from_records(games[len(games) // 10 if reset else 0 :])
     assert games_of(store) == games
-    notices = store.take_notices()
+    notices = notice_texts(store)
     assert len(notices) <= 1, notices
     store.close()
     [kept] = data.glob("games.jsonl.migrated-*")
@@ -308,7 +308,7 @@ def test_names_kept_aside_never_collide(data: Path) -> None:
 
     store = Store(data, now=lambda: NOW)
     store.load_stats()
-    [notice] = store.take_notices()
+    [notice] = notice_texts(store)
     assert re.search(rf" as games\.jsonl\.migrated-{STAMP}-2\.$", notice), notice
     assert (data / f"games.jsonl.migrated-{STAMP}").read_bytes() == b"an earlier move"
 
@@ -342,7 +342,7 @@ def test_old_files_met_with_the_database_busy_wait_and_are_carried_over_after(
 
     assert store.load_stats() == Stats.from_records(games[2:])
     assert games_of(store) == games
-    [notice] = store.take_notices()
+    [notice] = notice_texts(store)
     says(notice, "20 recorded games")
     assert store.saving is True
 
@@ -355,7 +355,7 @@ def test_a_disk_that_fills_while_carrying_them_over_keeps_the_old_files(tmp_path
 
         store = Store(data)
         assert store.load_stats() == Stats()
-        [notice] = store.take_notices()
+        [notice] = notice_texts(store)
         says(notice, f"Could not write {data / DATABASE_FILE} (database or disk is full)")
         assert store.saving is False
         store.record_game(numbered(1000))

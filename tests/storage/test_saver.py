@@ -18,7 +18,7 @@ from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.game import EndedGame
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Mode, Settings
-from ttt_tui.storage import GAMES_FILE, GameRecord, LockBusy, Stats, Store, record_of
+from ttt_tui.storage import GAMES_FILE, GameRecord, LockBusy, Notice, Stats, Store, record_of
 from ttt_tui.storage.saver import SAVED_NOTICE, Saver, waiting_notice
 
 T0 = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
@@ -46,13 +46,13 @@ class Told:
     """Collects what a saver says, from its thread."""
 
     def __init__(self) -> None:
-        self.notices: list[str] = []
+        self.notices: list[Notice] = []
         self.errors: list[BaseException] = []
         self._changed = threading.Condition()
 
-    def report(self, notice: str) -> None:
+    def report(self, notices: list[Notice]) -> None:
         with self._changed:
-            self.notices.append(notice)
+            self.notices.extend(notices)
             self._changed.notify_all()
 
     def failed(self, error: BaseException) -> None:
@@ -60,7 +60,7 @@ class Told:
             self.errors.append(error)
             self._changed.notify_all()
 
-    def wait_for(self, notice: str) -> None:
+    def wait_for(self, notice: Notice) -> None:
         with self._changed:
             assert self._changed.wait_for(lambda: notice in self.notices, timeout=20), self.notices
 
@@ -238,5 +238,5 @@ def test_old_files_met_under_a_held_lock_wait_for_it_and_are_then_carried_over(
     assert results(data) == [numbered(1).result.value, "x_won"]
     assert not (data / GAMES_FILE).exists()
     assert told.errors == []
-    [moved] = [notice for notice in told.notices if GAMES_FILE in notice]
+    [moved] = [notice.text for notice in told.notices if GAMES_FILE in notice.text]
     assert "1 recorded game " in moved

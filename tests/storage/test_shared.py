@@ -25,7 +25,7 @@ from tests.support.stores import games_of, integrity, last_reset, python, said, 
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import BoardSize, Mode, Settings
-from ttt_tui.storage import DATABASE_FILE, GameRecord, Stats, Store
+from ttt_tui.storage import DATABASE_FILE, GameRecord, NoticeKind, Stats, Store
 
 OWNED: list[tuple[str, list[object]]] = [
     ("difficulty", [Difficulty.EASY, Difficulty.HARD]),
@@ -153,7 +153,9 @@ def test_a_settings_file_damaged_before_a_save_is_set_aside_not_overwritten(
 
     store.save_settings(Settings(coach=True, mark=Player.O))
 
-    [notice] = store.take_notices()
+    [told] = store.take_notices()
+    assert told.kind is NoticeKind.DAMAGED
+    notice = told.text
     assert notice.startswith("settings.json was unreadable (")
     assert notice.endswith("and saved this session's settings in its place.")
     [aside] = tmp_path.glob("settings.json.corrupt-*")

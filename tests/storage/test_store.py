@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from tests.storage.numbered import numbered
 from tests.support import records
-from tests.support.stores import files, games_of
+from tests.support.stores import files, games_of, notice_texts
 from ttt_tui.engine import Difficulty, Player, Status
 from ttt_tui.play.game import Game, ended_game
 from ttt_tui.play.results import Result, stats_outcome
@@ -113,7 +113,7 @@ def test_defaults_when_nothing_is_saved_and_reading_records_nothing(data: Path) 
     assert games_of(store) == []
     assert store.newest_number() == 0
     assert store.game(-1) is None
-    assert store.take_notices() == []
+    assert notice_texts(store) == []
     assert store.saving is True
     assert {p.name for p in data.iterdir()} <= DATABASE_FILES
     assert records(data) == []
@@ -149,7 +149,7 @@ def test_settings_round_trip_through_a_new_store(data: Path) -> None:
     }
     store = Store(data)
     assert store.load_settings() == chosen
-    assert store.take_notices() == []
+    assert notice_texts(store) == []
 
 
 def test_settings_missing_keys_take_defaults(data: Path) -> None:
@@ -158,7 +158,7 @@ def test_settings_missing_keys_take_defaults(data: Path) -> None:
 
     store = Store(data)
     assert store.load_settings() == Settings(coach=True)
-    assert store.take_notices() == []
+    assert notice_texts(store) == []
 
 
 def test_games_and_stats_round_trip(data: Path) -> None:
@@ -204,7 +204,7 @@ def test_games_and_stats_round_trip(data: Path) -> None:
     fresh = Store(data)
     assert games_of(fresh) == recorded
     assert fresh.load_stats() == store.load_stats()
-    assert fresh.take_notices() == []
+    assert notice_texts(fresh) == []
 
 
 def test_games_are_numbered_from_the_first_and_paged_from_the_newest(data: Path) -> None:
@@ -241,7 +241,7 @@ def test_import_adds_in_order_and_leaves_out_exact_copies(data: Path) -> None:
     assert [g.hints_used for g in games_of(store)] == [1, 2, 3, 4]
     assert store.load_stats() == Stats.from_records(numbered(i) for i in range(1, 5))
     assert store.import_games([]) == Imported(0, 0)
-    assert store.take_notices() == []
+    assert notice_texts(store) == []
 
 
 def test_a_record_that_cannot_be_read_is_listed_as_such_and_the_rest_read_on(
@@ -265,7 +265,7 @@ def test_a_record_that_cannot_be_read_is_listed_as_such_and_the_rest_read_on(
     assert store.games_page() == [(3, third), (2, second), (1, first)]
     assert store.game(1) == (1, first)
     assert store.load_stats() == Stats.from_records(numbered(n) for n in (1, 2, 3))
-    assert store.take_notices() == []
+    assert notice_texts(store) == []
 
 
 def test_game_record_json_round_trip_keeps_time_zone() -> None:
@@ -308,7 +308,7 @@ def test_two_resets_at_one_moment_are_two_resets_not_a_failure(data: Path) -> No
     store.reset_stats()
     store.record_game(two_players(Result.DRAW))
 
-    assert store.take_notices() == []
+    assert notice_texts(store) == []
     assert store.saving is True
     expected = {"two_players": {"x_won": 0, "o_won": 0, "draw": 1}}
     assert store.load_stats().counts == expected
@@ -361,7 +361,7 @@ def test_the_stats_are_the_records_since_the_last_reset(changes: list[tuple[str,
                 since_reset += new
             assert store.load_stats() == Stats.from_records(since_reset)
         assert games_of(store) == recorded
-        assert store.take_notices() == []
+        assert notice_texts(store) == []
         store.close()
         assert Store(Path(directory)).load_stats() == Stats.from_records(since_reset)
 
@@ -815,7 +815,7 @@ def test_damaged_settings_are_moved_aside(data: Path, content: bytes) -> None:
 
     store = Store(data)
     assert store.load_settings() == Settings()
-    assert_moved_aside(data, "settings.json", content, store.take_notices())
+    assert_moved_aside(data, "settings.json", content, notice_texts(store))
     assert not (data / "settings.json").exists()
     assert games_of(store) == [vs_ai(Result.X_WON)]
     assert store.load_stats().count("human_vs_ai/hard", "win") == 1
@@ -831,7 +831,7 @@ def test_corrupt_names_are_unique_within_one_second(data: Path) -> None:
         (data / "settings.json").write_bytes(content)
         store = Store(data, now=lambda: T0)
         store.load_settings()
-        assert len(store.take_notices()) == 1
+        assert len(notice_texts(store)) == 1
 
     aside = {name: content for name, content in files(data).items() if name.startswith("settings")}
     assert aside == {
@@ -871,7 +871,7 @@ def test_a_bad_settings_field_falls_back_alone(data: Path, field: str, problem: 
     assert store.load_settings() == expected
     [aside] = data.glob("settings.json.corrupt-*")
     assert aside.read_bytes() == content
-    assert store.take_notices() == [
+    assert notice_texts(store) == [
         f"settings.json had 1 bad value ({problem}); moved it to {aside.name}, kept the other"
         f" settings and used the default for {name}."
     ]
@@ -879,7 +879,7 @@ def test_a_bad_settings_field_falls_back_alone(data: Path, field: str, problem: 
     assert games_of(store) == [vs_ai(Result.X_WON)]
     fresh = Store(data)
     assert fresh.load_settings() == expected
-    assert fresh.take_notices() == []
+    assert notice_texts(fresh) == []
 
 
 def test_several_bad_settings_and_an_unknown_theme_are_all_named(data: Path) -> None:
@@ -889,7 +889,7 @@ def test_several_bad_settings_and_an_unknown_theme_are_all_named(data: Path) -> 
 
     store = Store(data)
     assert store.load_settings(themes={"textual-dark", "gruvbox"}) == Settings(difficulty=HARD)
-    [notice] = store.take_notices()
+    [notice] = notice_texts(store)
     assert re.fullmatch(
         re.escape(
             "settings.json had 3 bad values (mark: expected one of X, O, got 1; coach: expected"
@@ -933,7 +933,7 @@ def test_newer_settings_are_left_alone(data: Path) -> None:
 
     store = Store(data)
     assert store.load_settings() == Settings()
-    assert store.take_notices() == [
+    assert notice_texts(store) == [
         "settings.json was written by a newer ttt-tui (format version 3); left it untouched"
         " and will not save to it this session, using defaults instead."
     ]
@@ -943,7 +943,7 @@ def test_newer_settings_are_left_alone(data: Path) -> None:
     assert (data / "settings.json").read_bytes() == newer
     assert store.load_settings() == Settings(difficulty=HARD)  # kept in memory
     assert store.saving is True
-    assert store.take_notices() == []
+    assert notice_texts(store) == []
     assert games_of(Store(data)) == [vs_ai(Result.O_WON)]  # the games are saved all the same
 
 
@@ -973,7 +973,7 @@ def assert_works_in_memory(store: Store) -> None:
     assert store.load_stats().counts == {"human_vs_ai/easy": {"win": 0, "draw": 0, "loss": 1}}
     assert vs_ai(Result.X_WON, Player.O, EASY) in games_of(store)
     assert store.saving is False
-    assert store.take_notices() == []
+    assert notice_texts(store) == []
 
 
 def test_permission_denied_on_a_settings_write(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -989,7 +989,7 @@ def test_permission_denied_on_a_settings_write(data: Path, monkeypatch: pytest.M
     assert store.load_stats().count("human_vs_ai/hard", "win") == 1
     store.save_settings(Settings())
 
-    [notice] = store.take_notices()
+    [notice] = notice_texts(store)
     assert reason(notice) == "Permission denied"
     assert str(data / "settings.json") in notice
     # The counts saved so far go on in memory, with the games played from now on.
@@ -1007,7 +1007,7 @@ def test_regular_file_where_the_directory_should_be(tmp_path: Path) -> None:
 
     store = Store(occupied)
     assert store.saving is False
-    [notice] = store.take_notices()
+    [notice] = notice_texts(store)
     assert reason(notice) == "File exists"
     assert notice.startswith(f"Could not create {occupied} (")
     assert store.load_settings() == Settings()
@@ -1019,7 +1019,7 @@ def test_parent_is_a_regular_file(tmp_path: Path) -> None:
     (tmp_path / "file").write_bytes(b"x")
 
     store = Store(tmp_path / "file" / "ttt-tui")
-    [notice] = store.take_notices()
+    [notice] = notice_texts(store)
     assert reason(notice) == "Not a directory"
     assert_works_in_memory(store)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
@@ -1030,7 +1030,7 @@ def test_unreadable_settings_turn_saving_off_instead_of_overwriting(data: Path) 
 
     store = Store(data)
     assert store.load_settings() == Settings()
-    [notice] = store.take_notices()
+    [notice] = notice_texts(store)
     assert notice.startswith(f"Could not read {data / 'settings.json'} (")
     assert_works_in_memory(store)
     assert (data / "settings.json").is_dir()
@@ -1094,7 +1094,7 @@ def test_disabled_store_reads_and_writes_nothing(
         assert store.load_settings() == Settings(coach=True)
         assert store.load_stats().counts == {"two_players": {"x_won": 1, "o_won": 0, "draw": 0}}
         assert len(games_of(store)) == 2
-        assert store.take_notices() == []
+        assert notice_texts(store) == []
 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["seeded"]
     assert files(seeded) == before
@@ -1121,7 +1121,7 @@ def test_temp_settings_of_dead_writers_are_removed_and_never_read(data: Path) ->
 
     store = Store(data)
     assert store.load_settings() == Settings(difficulty=HARD)
-    assert store.take_notices() == []
+    assert notice_texts(store) == []
     assert files(data) == {**before, **alive, **unrelated}
 
 

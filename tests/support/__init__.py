@@ -30,6 +30,7 @@ from textual.drivers._writer_thread import MAX_QUEUED_WRITES as MAX_QUEUED_WRITE
 from textual.drivers._writer_thread import WriterThread as WriterThread
 from textual.geometry import Offset
 from textual.pilot import Pilot
+from textual.strip import Strip
 from textual.widgets._toast import Toast as Toast
 from textual.worker import WorkerCancelled, WorkerState
 
@@ -712,12 +713,16 @@ def resize_pending(app: App[Any]) -> bool:
     return app._resize_timer is not None or app._resize_event is not None
 
 
-def drawn_text(app: App[Any]) -> str:
-    """What the screen shows now, as lines of text: the top screen drawn in full, with
-    whatever it shows of the screens under it, as it would go to the terminal.
+def drawn_strips(app: App[Any]) -> list[Strip]:
+    """What the screen shows now, line by line, with its colours: the top screen drawn in
+    full, with whatever it shows of the screens under it, as it would go to the terminal.
 
     Textual's screenshot (``export_screenshot``) draws the same, but as SVG; the
-    compositor's own strips (``Screen._compositor``, private) are plain text.
+    compositor's own strips (``Screen._compositor``, private) are its segments.
     """
-    strips = app.screen._compositor.render_strips()
-    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+    return app.screen._compositor.render_strips()
+
+
+def drawn_text(app: App[Any]) -> str:
+    """What the screen shows now, as lines of text (`drawn_strips`)."""
+    return "\n".join("".join(segment.text for segment in strip) for strip in drawn_strips(app))

@@ -24,6 +24,11 @@ from tests.support.terminal import ROOT, game_env
 from ttt_tui.storage import DATABASE_FILE, GameRecord, Store
 
 
+def notice_texts(store: Store) -> list[str]:
+    """The words of the notices ``store`` has for the person (`Store.take_notices`)."""
+    return [notice.text for notice in store.take_notices()]
+
+
 def games_of(store: Store) -> list[GameRecord]:
     """Every game ``store`` has recorded, oldest first; fails on one it cannot read."""
     games = [record for _, record in store.iter_games()]

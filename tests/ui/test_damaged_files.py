@@ -4,6 +4,7 @@ says what it did."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from dataclasses import dataclass
@@ -17,18 +18,20 @@ from tests.support import (
     SIZE,
     Notes,
     Notice,
+    Toast,
     make_app,
     play_a_game,
     records,
     score_total,
     settle,
     start,
+    until,
 )
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Mode, Settings
 from ttt_tui.screens.stats import StatsScreen
-from ttt_tui.storage import DATABASE_FILE, GameRecord, Store, settings_json
+from ttt_tui.storage import DATABASE_FILE, GameRecord, NoticeKind, Store, settings_json
 
 SAVING_OFF = (
     "Saving is off for this session; settings, stats and games are kept in memory until you quit."
@@ -37,9 +40,19 @@ SAVING_OFF = (
 CORRUPT_NAME = r"\.corrupt-\d{8}T\d{6}Z(-\d+)?"
 
 
-def saving_notices(seen: list[Notice]) -> list[str]:
-    """The notifications about storage, which the app titles "Saving"."""
-    return [notice.message for notice in seen if notice.title == "Saving"]
+STORAGE_TITLES = {kind.value for kind in NoticeKind}
+"""The titles of the notices about the data: "Data damaged", "Your data", "Saving"."""
+
+
+def saving_notices(seen: list[Notice], title: str = "Saving") -> list[str]:
+    """The notifications about the data under ``title``."""
+    return [notice.message for notice in seen if notice.title == title]
+
+
+def storage_notices(seen: list[Notice]) -> list[Notice]:
+    """Every notification about the data, whatever its title (several grouped: their
+    titles joined, ``Your data · Data damaged``)."""
+    return [notice for notice in seen if set(notice.title.split(" · ")) <= STORAGE_TITLES]
 
 
 def snapshot(directory: Path) -> dict[str, bytes]:
@@ -94,12 +107,15 @@ class Damage:
     content: bytes
     """What it holds."""
     notice: str | None
-    """A regular expression the one "Saving" notification must match; None for no notice."""
+    """A regular expression the one notification about the data must match; None for no
+    notice."""
     fate: str = "moved aside"
     """Where the file ends: "moved aside" (NAME.corrupt-*), "left alone" (newer) or "migrated"
     (an older ttt-tui's file, carried into the database and kept as NAME.migrated-*)."""
     kept_games: int = 2
     """The games recorded before that the stats still count."""
+    title: str = "Data damaged"
+    """The notification's title: what happened (not "Saving", for a file damaged when read)."""
 
 
 SETTINGS_BYTES = (json.dumps(settings_json(SEEDED_SETTINGS), indent=2) + "\n").encode()
@@ -143,7 +159,7 @@ def damaged_database(reason: str) -> str:
     return (
         re.escape(f"{DATABASE_FILE} was damaged ({reason}); moved it to {DATABASE_FILE}")
         + CORRUPT_NAME
-        + re.escape(" and carried the 0 games SQLite could still read into a new one.")
+        + re.escape(" and started a new one; SQLite could read no game in it.")
     )
 
 
@@ -166,6 +182,7 @@ DAMAGE = {
         b'{"version": 3, "difficulty": "easy", "board": "9x9"}\n',
         newer("settings.json"),
         "left alone",
+        title="Your data",
     ),
     "database-not-sqlite": Damage(
         DATABASE_FILE,
@@ -180,7 +197,12 @@ DAMAGE = {
         kept_games=0,
     ),
     "old-games": Damage(
-        "games.jsonl", (GAME_LINE + "\n").encode(), migrated(1), "migrated", kept_games=3
+        "games.jsonl",
+        (GAME_LINE + "\n").encode(),
+        migrated(1),
+        "migrated",
+        kept_games=3,
+        title="Your data",
     ),
     "old-games-truncated": Damage(
         "games.jsonl",
@@ -196,8 +218,8 @@ DAMAGE = {
         "games.jsonl",
         (GAME_LINE.replace('"version":1', '"version":3') + "\n").encode(),
         re.escape(
-            f"Games and stats now live in {DATABASE_FILE}: moved the 0 recorded games of"
-            " games.jsonl into it; kept the old file as games.jsonl.migrated-"
+            f"Games and stats now live in {DATABASE_FILE}; kept the old file as"
+            " games.jsonl.migrated-"
         )
         + r"\d{8}T\d{6}Z\. "
         + re.escape(
@@ -311,12 +333,14 @@ async def test_damaged_data_file(tmp_path: Path, damage: Damage) -> None:
         if damage.name == "settings.json":
             # Settings are read at start, so the person hears of it at once, and only
             # settings.json has been touched.
-            assert len(saving_notices(seen)) == 1
+            assert len(storage_notices(seen)) == 1
             assert snapshot(data)[DATABASE_FILE] == before[DATABASE_FILE]
         await play_a_game(pilot, screen)
         assert screen.session.game.is_over
         assert score_total(screen) == 1
-        notices = saving_notices(seen)
+        told = storage_notices(seen)
+    assert [notice.title for notice in told] == ([] if damage.notice is None else [damage.title])
+    notices = [notice.message for notice in told]
     # The problem is named once, and nothing failed hard.
     if damage.notice is None:
         assert notices == []
@@ -363,7 +387,7 @@ async def test_settings_with_a_bad_field(tmp_path: Path, content: bytes, problem
         screen = await start(pilot)
         assert screen.session.settings == SEEDED_SETTINGS
         assert app.theme == Settings().theme
-        [notice] = saving_notices(seen)
+        [notice] = saving_notices(seen, "Data damaged")
         assert re.fullmatch(
             re.escape(f"settings.json had 1 bad value ({problem}); moved it to settings.json")
             + CORRUPT_NAME
@@ -394,3 +418,28 @@ async def test_markup_in_data_dir_path(tmp_path: Path) -> None:
         assert any(f"Could not create {data} (File exists)." in t for t in toasts), toasts
         await play_a_game(pilot, screen)
         assert score_total(screen) == 1
+
+
+async def test_several_notices_at_launch_are_one_notification(tmp_path: Path) -> None:
+    """A damaged settings file and an older ttt-tui's games: one notification, titled
+    for what happened, saying each (each was a toast of its own, covering the sidebar
+    for seconds, and titled "Saving" though it was about reading)."""
+    data = tmp_path / "data"
+    seed_files(data)
+    (data / "settings.json").write_bytes(b'{"version": 1,,}')
+    (data / "games.jsonl").write_bytes((GAME_LINE + "\n").encode())
+    app = make_app(store=Store(data), seed=1)
+    seen = Notes(app).notices
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await start(pilot)
+        # Read after every job the saver had before it, the launch's check included.
+        await asyncio.wrap_future(app.saver.load_stats())
+        await until(pilot, lambda: bool(screen.query(Toast)), "the notice shown")
+        [notice] = storage_notices(seen)
+        assert notice.title == "Your data · Data damaged"
+        assert notice.severity == "warning"
+        moved, damaged = notice.message.splitlines()
+        assert re.fullmatch(migrated(1), moved), moved
+        assert re.fullmatch(unreadable("settings.json", "not valid JSON ("), damaged), damaged
+        [toast] = screen.query(Toast)
+        assert "settings.json was unreadable" in str(toast.render())

@@ -639,7 +639,7 @@ async def test_a_held_lock_stops_no_key_and_everything_is_saved_once_it_is_free(
             assert (settings.difficulty, settings.coach) == (Difficulty.HARD, True)
             assert on_disk(directory) == ({}, [])
             waiting = [m for m in notes.messages if m.startswith("Saving is waiting")]
-            assert waiting == [waiting_notice(app.store)]
+            assert waiting == [waiting_notice(app.store).text]
 
             holder.release()
             await until(
@@ -648,7 +648,7 @@ async def test_a_held_lock_stops_no_key_and_everything_is_saved_once_it_is_free(
                 "the games on disk",
                 seconds=30,
             )
-            await until(pilot, lambda: SAVED_NOTICE in notes.messages, "saved, it says")
+            await until(pilot, lambda: SAVED_NOTICE.text in notes.messages, "saved, it says")
     settings_json, games = on_disk(directory)
     assert (settings_json["difficulty"], settings_json["coach"]) == ("hard", True)
     assert games == ["x_won", "abandoned"]

@@ -8,9 +8,20 @@ from pathlib import Path
 
 from textual.widgets import OptionList, Static
 
-from tests.support import SIZE, ScriptedAI, make_app, play, resize, settle, start, until
+from tests.support import (
+    SIZE,
+    ScriptedAI,
+    drawn_text,
+    looks,
+    make_app,
+    play,
+    resize,
+    settle,
+    start,
+    until,
+)
 from ttt_tui.engine import Analysis, Board, CancelCheck, SearchCancelled, analyze
-from ttt_tui.play.settings import Mode, Settings
+from ttt_tui.play.settings import BoardSize, Mode, Settings
 from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.screens.games import GamesScreen
@@ -18,6 +29,7 @@ from ttt_tui.screens.review import ReviewScreen
 from ttt_tui.screens.stats import StatsScreen
 from ttt_tui.storage import Store
 from ttt_tui.teach.review import Label
+from ttt_tui.widgets.square import background
 
 
 def listed(screen: ReviewScreen) -> list[str]:
@@ -205,3 +217,78 @@ async def test_tiny_terminals_under_the_help_break_neither_the_review_nor_the_ga
             await resize(pilot, width, height)
             await settle(pilot)
         assert isinstance(app.screen, ReviewScreen)
+
+
+DRAWN_5X5 = (
+    3,
+    14,
+    2,
+    1,
+    10,
+    23,
+    15,
+    20,
+    21,
+    8,
+    4,
+    18,
+    24,
+    9,
+    13,
+    11,
+    12,
+    22,
+    19,
+    17,
+    6,
+    0,
+    7,
+    16,
+    5,
+)
+"""A 5x5 game that fills the board without four in a row: 25 moves."""
+
+
+async def test_a_long_game_opens_with_its_selected_move_in_view() -> None:
+    """A 25-move 5x5 game at 100x30 opened on moves 5 to 22 while move 25 was selected."""
+    app = make_app(settings=Settings(mode=Mode.TWO_PLAYERS, board=BoardSize.FIVE))
+    async with app.run_test(size=SIZE) as pilot:
+        game = await start(pilot)
+        for cell in DRAWN_5X5:
+            game.apply(game.session.play(cell))
+        await settle(pilot)
+        assert game.session.game.is_over and len(game.session.game.moves) == 25
+        await pilot.press("v")
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        await pilot.pause()
+        assert review.query_one(OptionList).highlighted == 25
+        assert " 25. X a2" in drawn_text(app)
+        # Graded, the summary comes under the list, which shrinks.
+        await until(pilot, lambda: len(review.review.moves) == 25, "every move graded")
+        await until(pilot, lambda: bool(shown(review, "#review-summary-text")), "the summary")
+        await pilot.pause()
+        assert " 25. X a2" in drawn_text(app)
+        await pilot.press("home")
+        await pilot.pause()
+        assert review.ply == 0 and "start" in drawn_text(app)
+        await pilot.press("end")
+        await pilot.pause()
+        assert review.ply == 25 and " 25. X a2" in drawn_text(app)
+
+
+async def test_the_review_draws_a_lost_games_line_as_the_game_does() -> None:
+    """The game paints the line the computer won with in the loss's colour; so does the
+    review (it drew it in the win's)."""
+    app = make_app(ScriptedAI(3, 4, 5))
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await play(pilot, "1", "2", "9")
+        assert app.session.game.person_lost
+        in_game = [background(look) for look in looks(pilot)]
+        assert in_game.count("board--line-lost") == 3
+        await pilot.press("v")
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        await pilot.pause()
+        assert [background(look) for look in review.board_view.looks] == in_game

@@ -150,7 +150,7 @@ def check_store(store: Store, failed: str = "") -> None:
     went on in memory, as the game does), raise `BadInput` with ``failed``, what that
     means for the command (the store's notice has said why)."""
     for notice in store.take_notices():
-        print(f"ttt-tui: {notice}", file=sys.stderr)
+        print(f"ttt-tui: {notice.text}", file=sys.stderr)
     if not store.keeps_games:
         raise BadInput(failed)
 

@@ -465,6 +465,14 @@ class GameScreen(BaseScreen[None]):
             self._heard = Heard(game, tuple(game.moves))
         self.say(told)
 
+    def announce(self, notice: str) -> None:
+        """Say a notice (the app's, in screen-reader mode, in place of a toast) on the
+        announcement line, unless the line says it already: the game's own warnings
+        and changes are said there with their sentences."""
+        line = self.query_one("#announcement", Static)
+        if notice.rstrip(".") not in str(line.render()):
+            self.say(" ".join(notice.split()))
+
     def warn(self, message: str) -> None:
         """Say briefly why input did nothing; the same words are not stacked
         again while they are still on screen, however fast the keys come."""
@@ -696,7 +704,9 @@ class GameScreen(BaseScreen[None]):
         game = self.session.game
         if not game.is_over or isinstance(self.app.screen, ReviewScreen):
             return
-        self.app.push_screen(ReviewScreen(game.board.n, tuple(game.moves), self.searcher))
+        person = game.human if game.mode is Mode.HUMAN_VS_AI else None
+        review = ReviewScreen(game.board.n, tuple(game.moves), self.searcher, person=person)
+        self.app.push_screen(review)
 
     @property
     def exploring(self) -> bool:

@@ -143,7 +143,12 @@ class GamesScreen(Dialog[None]):
         title = f"{record.n}x{record.n}, {players(record)}"
         try:
             screen = ReviewScreen(
-                record.n, record.moves, self.searcher, title=title, result=record.result.value
+                record.n,
+                record.moves,
+                self.searcher,
+                title=title,
+                result=record.result.value,
+                person=record.human_mark,
             )
         except ReviewError as exc:
             self.notify(f"This game cannot be reviewed: {exc}", severity="warning")

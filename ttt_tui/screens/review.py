@@ -20,7 +20,6 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ttt_tui.compat.option_list import SafeOptionList
 from ttt_tui.engine import (
     Analysis,
     Cell,
@@ -36,6 +35,7 @@ from ttt_tui.search.client import Searcher
 from ttt_tui.teach.review import RESULT_WORDS, Label, positions, result_of, review
 from ttt_tui.widgets.explorer_board import ExplorerBoard
 from ttt_tui.widgets.footer import GameFooter
+from ttt_tui.widgets.move_list import MoveList
 from ttt_tui.widgets.title_bar import TitleBar
 
 MIN_WIDTH, MIN_HEIGHT = 60, 20
@@ -144,10 +144,15 @@ class ReviewScreen(BaseScreen[None]):
         *,
         title: str = "",
         result: str | None = None,
+        person: Player | None = None,
     ) -> None:
         """Review the game of ``cells`` on an ``n`` x ``n`` board; ``result`` is what was
-        recorded for a game left unfinished (``abandoned``)."""
+        recorded for a game left unfinished (``abandoned``); ``person`` is the mark a
+        person played against the computer (You vs AI), whose loss the board shows in
+        the game's colour for a loss."""
         super().__init__()
+        self.person = person
+        """The person's mark in a game against the computer; None in the other modes."""
         self.n = n
         self.cells = cells
         self.searcher = searcher
@@ -169,7 +174,7 @@ class ReviewScreen(BaseScreen[None]):
             yield self.board_view
             with Vertical(id="review-side"):
                 yield Static(id="review-heading", markup=False)
-                yield SafeOptionList(id="review-moves")
+                yield MoveList(id="review-moves")
                 yield Static(id="review-detail", markup=False)
                 with VerticalScroll(id="review-summary", can_focus=False):
                     yield Static(id="review-summary-text", markup=False)
@@ -277,7 +282,9 @@ class ReviewScreen(BaseScreen[None]):
     def _board_state(self) -> BoardState:
         board = self.review.board(self.ply)
         last = self.cells[self.ply - 1] if self.ply else None
-        return BoardState(board, last, False, {}, frozenset())
+        winner = board.status.winner
+        lost = self.person is not None and winner is not None and winner is not self.person
+        return BoardState(board, last, lost, {}, frozenset())
 
     def _fill_list(self) -> None:
         moves = self.query_one(OptionList)

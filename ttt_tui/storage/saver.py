@@ -12,7 +12,8 @@ The store gives up the lock after `LOCK_SECONDS` having changed nothing
 the same change again every `RETRY_SECONDS`, in order, and says when it is
 saved. What the store has to tell the person (a damaged file set aside,
 saving turned off) goes to the same ``report`` callback, from the saver's
-thread; an unexpected error goes to ``failed``. At the end `Saver.close` waits a
+thread, the notices one call made together (a launch's: a damaged file, the files
+carried over) in one list; an unexpected error goes to ``failed``. At the end `Saver.close` waits a
 while for what is still to save, and says plainly what it could not.
 
 No UI imports: the app turns the callbacks into messages.
@@ -32,7 +33,7 @@ from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Settings
 from ttt_tui.storage.database import LockBusy
 from ttt_tui.storage.model import Stats, record_of
-from ttt_tui.storage.store import LeftGame, NumberedGame, Store
+from ttt_tui.storage.store import LeftGame, Notice, NoticeKind, NumberedGame, Store
 
 LOCK_SECONDS = 0.2
 """How long one try at a change waits for another ttt-tui to let go of the lock."""
@@ -48,15 +49,16 @@ GRACE_SECONDS = 1.0
 """How long `Saver.close` then waits for a write already under way to end."""
 
 
-def waiting_notice(store: Store) -> str:
+def waiting_notice(store: Store) -> Notice:
     """What the person is told, once, when saving has to wait for the lock."""
-    return (
+    return Notice(
+        NoticeKind.SAVING,
         f"Saving is waiting: another ttt-tui is using {store.directory}. The game goes on,"
-        " and everything is saved as soon as it is free."
+        " and everything is saved as soon as it is free.",
     )
 
 
-SAVED_NOTICE = "Saved: the data directory is free again."
+SAVED_NOTICE = Notice(NoticeKind.SAVING, "Saved: the data directory is free again.", warning=False)
 """What the person is told when what waited is saved."""
 
 
@@ -76,15 +78,16 @@ class Saver:
 
     The store is the saver's from now on: nothing else may call it. Its lock
     gives up after ``lock_seconds``; a change that could not have it is tried
-    again every ``retry_seconds`` until it can. ``report`` is given each notice
-    for the person, and ``failed`` each unexpected error of a change (a bug:
-    the app reports it as a crash); both are called in the saver's thread.
+    again every ``retry_seconds`` until it can. ``report`` is given the notices
+    for the person, those that came together in one list, and ``failed`` each
+    unexpected error of a change (a bug: the app reports it as a crash); both are
+    called in the saver's thread.
     """
 
     def __init__(
         self,
         store: Store,
-        report: Callable[[str], object] = lambda _notice: None,
+        report: Callable[[list[Notice]], object] = lambda _notices: None,
         failed: Callable[[BaseException], object] = lambda _error: None,
         *,
         lock_seconds: float = LOCK_SECONDS,
@@ -95,7 +98,7 @@ class Saver:
         it has started (its `Store.directory` and `Store.saving` may be read anywhere)."""
         store.lock_timeout = lock_seconds
         self.report = report
-        """Told each notice for the person."""
+        """Told the notices for the person, those that came together in one list."""
         self.failed = failed
         """Told each unexpected error of a change."""
         self.retry_seconds = retry_seconds
@@ -188,7 +191,7 @@ class Saver:
         nor that it then saved: the game has gone)."""
         told: list[str] = []
         self._closing = True
-        self.report = told.append
+        self.report = lambda notices: told.extend(notice.text for notice in notices)
         self.start()
         self._jobs.put(None)
         self._thread.join(timeout)
@@ -216,7 +219,7 @@ class Saver:
             if self._waiting and everything_saved:
                 self._waiting = False
                 if not self._closing:
-                    self.report(SAVED_NOTICE)
+                    self.report([SAVED_NOTICE])
 
     def _do(self, job: _Job) -> None:
         """Run one job, trying again while another ttt-tui holds the lock (once only
@@ -232,7 +235,7 @@ class Saver:
                 if not self._waiting:
                     self._waiting = True
                     if not self._closing:
-                        self.report(waiting_notice(self.store))
+                        self.report([waiting_notice(self.store)])
                 if self._give_up.is_set() or self._give_up.wait(self.retry_seconds):
                     return
                 continue
@@ -245,8 +248,9 @@ class Saver:
             break
         with self._guard:
             self._unfinished.remove(job)
-        for notice in self.store.take_notices():
-            self.report(notice)
+        notices = self.store.take_notices()
+        if notices:
+            self.report(notices)
 
 
 def _check_files(store: Store) -> None:

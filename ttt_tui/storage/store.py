@@ -16,6 +16,7 @@ settings keep both.
 from __future__ import annotations
 
 import contextlib
+import enum
 import functools
 import os
 import secrets
@@ -132,6 +133,35 @@ class Unreadable:
     """What is wrong with it."""
 
 
+class NoticeKind(enum.Enum):
+    """What a notice for the person is about; its value is the title it is shown under."""
+
+    DAMAGED = "Data damaged"
+    """A damaged file or record was set aside or repaired; what could be read was kept."""
+    DATA = "Your data"
+    """Files were carried over, or left untouched for a newer ttt-tui or because they
+    could not be read."""
+    SAVING = "Saving"
+    """Saving is off, waits for another ttt-tui, or has caught up."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something the person should know about their data, in plain text."""
+
+    kind: NoticeKind
+    """What it is about."""
+    text: str
+    """What happened, and what was done about it."""
+    warning: bool = True
+    """Whether something went wrong (else it only informs)."""
+
+    @property
+    def title(self) -> str:
+        """The title it is shown under."""
+        return self.kind.value
+
+
 NumberedGame = tuple[int, "GameRecord | Unreadable"]
 """A recorded game with its number (1 the first ever recorded), or why it cannot be read."""
 
@@ -169,7 +199,7 @@ class Store:
         self.saving = False
         """Whether changes reach the disk; False when disabled or after a failure."""
         self._lock_timeout: float | None = None
-        self._notices: list[str] = []
+        self._notices: list[Notice] = []
         self._frozen: set[str] = set()
         self._settings = Settings()
         self._db: sqlite3.Connection | None = None
@@ -218,8 +248,8 @@ class Store:
             self._db.close()
             self._db = None
 
-    def take_notices(self) -> list[str]:
-        """The user-facing notices since the last call, oldest first; clears them."""
+    def take_notices(self) -> list[Notice]:
+        """The notices for the person since the last call, oldest first; clears them."""
         notices, self._notices = self._notices, []
         return notices
 
@@ -310,10 +340,11 @@ class Store:
         named = ", ".join(fields[:-1]) + " and " + fields[-1] if len(fields) > 1 else fields[0]
         aside = self._move_aside(SETTINGS_FILE)
         moved = "" if aside is None else f"moved it to {aside}, "
-        self._notices.append(
+        self._tell(
+            NoticeKind.DAMAGED,
             f"{SETTINGS_FILE} had {_plural(len(problems), 'bad value')}"
             f" ({'; '.join(problems)}); {moved}kept the other settings and used the"
-            f" default{'' if len(fields) == 1 else 's'} for {named}."
+            f" default{'' if len(fields) == 1 else 's'} for {named}.",
         )
         if aside is not None:
             self._write_json(SETTINGS_FILE, settings_json(self._settings))
@@ -466,8 +497,9 @@ class Store:
                         moment = datetime.fromisoformat(saved)
                     except ValueError as exc:
                         db.execute("DELETE FROM games_in_play WHERE id = ?", (row_id,))
-                        self._notices.append(
-                            f"A game left unfinished could not be read ({exc}); it was dropped."
+                        self._tell(
+                            NoticeKind.DAMAGED,
+                            f"A game left unfinished could not be read ({exc}); it was dropped.",
                         )
                         continue
                     db.execute(
@@ -554,10 +586,11 @@ class Store:
             self._db, self._on_disk = connect(path, self._lock_timeout), True
         except NewerSchema as newer:
             self._frozen.add(DATABASE_FILE)
-            self._notices.append(
+            self._tell(
+                NoticeKind.DATA,
                 f"{DATABASE_FILE} was written by a newer ttt-tui (schema version"
                 f" {newer.version}); left it untouched. Games and stats are not saved this"
-                " session."
+                " session.",
             )
             return self._database()
         except sqlite3.Error as error:
@@ -594,8 +627,9 @@ class Store:
             except FileNotFoundError:
                 raw = b""
             except OSError as exc:
-                self._notices.append(
-                    f"Could not read {games_path} ({_reason(exc)}); its games stay there."
+                self._tell(
+                    NoticeKind.DATA,
+                    f"Could not read {games_path} ({_reason(exc)}); its games stay there.",
                 )
                 return
             added, found, bad = 0, 0, []
@@ -624,7 +658,7 @@ class Store:
         if not kept:
             return
         moved = ""
-        if found or bad:
+        if found:
             there = "" if added == found else f" ({found - added:,} already there)"
             moved = f": moved the {_plural(found, 'recorded game')} of {GAMES_FILE} into it{there}"
         words = [
@@ -641,7 +675,8 @@ class Store:
                 f"The counts in {STATS_FILE} differed from the games recorded since the last"
                 " reset; the stats now count the recorded games."
             )
-        self._notices.append(" ".join(words))
+        kind = NoticeKind.DAMAGED if bad else NoticeKind.DATA
+        self._tell(kind, " ".join(words), warning=bool(bad or differs))
 
     def _stats_file_differs(self, path: Path, db: sqlite3.Connection) -> bool:
         """Whether ``stats.json`` counts other than what the records say (a damaged or
@@ -701,10 +736,19 @@ class Store:
             self._fail("create", self.directory / DATABASE_FILE, error)
             return
         self._db, self._on_disk = db, True
-        self._notices.append(
-            f"{DATABASE_FILE} was damaged ({reason}); moved it to {aside} and carried the"
-            f" {_plural(len(games), 'game')} SQLite could still read into a new one."
+        carried = (
+            f"carried the {_plural(len(games), 'game')} SQLite could still read into a new one"
+            if games
+            else "started a new one; SQLite could read no game in it"
         )
+        self._tell(
+            NoticeKind.DAMAGED,
+            f"{DATABASE_FILE} was damaged ({reason}); moved it to {aside} and {carried}.",
+        )
+
+    def _tell(self, kind: NoticeKind, text: str, *, warning: bool = True) -> None:
+        """Keep a notice for the person, until `take_notices`."""
+        self._notices.append(Notice(kind, text, warning))
 
     # Plain files ----------------------------------------------------------
 
@@ -741,9 +785,10 @@ class Store:
             return parse_object(decode(raw))
         except NewerFormat as newer:
             self._frozen.add(name)
-            self._notices.append(
+            self._tell(
+                NoticeKind.DATA,
                 f"{name} was written by a newer ttt-tui (format version {newer.version}); left"
-                " it untouched and will not save to it this session, using defaults instead."
+                " it untouched and will not save to it this session, using defaults instead.",
             )
         except InvalidData as exc:
             if not self._settings_locked:
@@ -784,9 +829,10 @@ class Store:
         self._in_play = None
         if self.saving:
             self.saving = False
-            self._notices.append(
+            self._tell(
+                NoticeKind.SAVING,
                 f"Could not {action} {path} ({_reason(exc)}). Saving is off for this session;"
-                " settings, stats and games are kept in memory until you quit."
+                " settings, stats and games are kept in memory until you quit.",
             )
         memory = self._database()
         memory.executemany("INSERT INTO stats (key, outcome, count) VALUES (?, ?, ?)", stats)
@@ -811,8 +857,9 @@ class Store:
     def _set_aside(self, name: str, reason: str, then: str = "started with defaults") -> None:
         aside = self._move_aside(name)
         if aside is not None:
-            self._notices.append(
-                f"{name} was unreadable ({reason}); moved it to {aside} and {then}."
+            self._tell(
+                NoticeKind.DAMAGED,
+                f"{name} was unreadable ({reason}); moved it to {aside} and {then}.",
             )
 
 
