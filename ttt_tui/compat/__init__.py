@@ -1,5 +1,12 @@
 """Every workaround of a Textual or textual-serve bug, and every private name they use.
 
+**The rule.** A private name of Textual's or textual-serve's is used only to fix
+a bug a user can meet: a crash, a hang, a wrong screen, an inaccessible page;
+with its upstream issue where one exists. Never for speed: speed comes from
+public API only (the Line-API board, fewer widgets, work off the event loop,
+lazy imports). A private name for speed ties the game to one Textual and makes
+a Textual developer distrust what they know, for milliseconds nobody feels.
+
 Nothing else in ttt-tui reads or overrides a private name of Textual's (a test
 checks), so upgrading Textual means checking this folder alone. Each module
 says which bug it works around (with the upstream issue where there is one),
