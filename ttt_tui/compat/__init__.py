@@ -17,8 +17,6 @@ one of them is gone or has changed.
 
 `app`
     An unexpected error becomes a crash report; resizes that arrive out of order.
-`css_cache`
-    Textual's parsed CSS, kept between launches: the first frame parses none.
 `cursor`
     The terminal's own cursor, shown for a screen reader or a braille display.
 `driver`
