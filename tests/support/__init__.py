@@ -201,20 +201,6 @@ async def calls_begun(ai: ScriptedAI, count: int) -> None:
 # The app ---------------------------------------------------------------------
 
 
-def styling(app: App[Any]) -> list[object]:
-    """From now on, every node ``app``'s stylesheet is applied to, once a time, in a list
-    that grows as they are styled (component classes' stand-ins included)."""
-    styled: list[object] = []
-    apply = app.stylesheet.apply
-
-    def counting(node: Any, **options: Any) -> None:
-        styled.append(node)
-        apply(node, **options)
-
-    app.stylesheet.apply = counting  # type: ignore[method-assign]
-    return styled
-
-
 def make_app(
     chooser: MoveChooser = choose_move,
     settings: Settings | None = None,
