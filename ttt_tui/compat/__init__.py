@@ -20,8 +20,7 @@ one of them is gone or has changed.
 `cursor`
     The terminal's own cursor, shown for a screen reader or a braille display.
 `driver`
-    The mouse's side buttons, read as what they are; a terminal that hangs up,
-    not taken for the end of a suspension.
+    A terminal that hangs up, not taken for the end of a suspension.
 `hangup`
     A game whose terminal or server went without a signal ends; one that outlives
     its terminal is ended outright.
