@@ -43,8 +43,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
         ("engine", "play", "storage", "commands"),
         True,
     ),
-    # A tab's game under `ttt-tui serve`: loads the app, then runs the command line.
-    ("tab_game", ("app", "commands", "__main__"), False),
 )
 """Each layer (a folder of the package, or a module at its root), what it may import
 besides itself, and whether it is pure (loads no Textual or Rich). Lowest first:
