@@ -643,11 +643,13 @@ def look_for_idle_every(seconds: float, monkeypatch: pytest.MonkeyPatch) -> None
 def resize_pending(app: App[Any]) -> bool:
     """Whether a resize has reached the app but not yet its screens.
 
-    Textual passes a resize on after a short debounce (``App._resize_timer``,
-    ``App._resize_event``, both private); `resize` waits for it, and the fuzz test
-    checks the "too small" message only once the resize has landed.
+    Textual passes a resize on once the app is idle (``App._resize_event``, private),
+    from 8.2.3 after a short debounce too (``App._resize_timer``, private, absent
+    before); `resize` waits for it, and the fuzz test checks the "too small" message
+    only once the resize has landed.
     """
-    return app._resize_timer is not None or app._resize_event is not None
+    timer = getattr(app, "_resize_timer", None)
+    return timer is not None or app._resize_event is not None
 
 
 def drawn_text(app: App[Any]) -> str:

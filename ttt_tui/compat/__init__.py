@@ -45,8 +45,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-CHECKED_WITH = {"textual": "8.2.8", "textual-serve": "1.1.3"}
-"""The versions every workaround here was checked against (``pyproject.toml`` pins them)."""
+CHECKED_WITH = {"textual": ("8.2.0", "8.2.8"), "textual-serve": ("1.1.0", "1.1.3")}
+"""The lowest and the highest versions every workaround here was checked against: the
+whole suite runs with each (``.ci/lowest.txt``, ``constraints.txt``), and
+``pyproject.toml`` allows the series between."""
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The app's share of Textual's bugs: unexpected errors, resizes out of order, expiring toasts.
 
-Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
+Checked with Textual 8.2.0 to 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
 
 **An unexpected error.** Textual prints a traceback after the terminal is back and
 offers no public hook to do anything else. `AppFixes.unexpected_error` is that

@@ -1,6 +1,6 @@
 """Textual's terminal driver, ending cleanly when its terminal hangs up.
 
-Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
+Checked with Textual 8.2.0 to 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
 
 **The hang-up.** A terminal that closes (a window, a tmux pane killed) is hung up by
 the system, which sends the program SIGHUP and then SIGCONT. A bare Textual app dies

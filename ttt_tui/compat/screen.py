@@ -1,6 +1,6 @@
 """Screens that start no text selection, and whose changes show through the dialogs above.
 
-Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
+Checked with Textual 8.2.0 to 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
 
 **A selection that crashed the app.** Textual looks up the text under every
 mouse-down to start a selection, before it checks whether selection is allowed

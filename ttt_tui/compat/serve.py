@@ -1,6 +1,6 @@
 """What textual-serve keeps private that `ttt-tui serve` needs.
 
-Checked with textual-serve 1.1.3 (`ttt_tui.compat.CHECKED_WITH`).
+Checked with textual-serve 1.1.0 to 1.1.3 (`ttt_tui.compat.CHECKED_WITH`).
 
 **Running the server.** textual-serve's ``Server.serve`` runs the aiohttp
 application itself, with its own signal handling and its own start-up message;
