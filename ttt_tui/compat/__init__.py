@@ -11,9 +11,9 @@ Nothing else in ttt-tui reads or overrides a private name of Textual's (a test
 checks), so upgrading Textual means checking this folder alone. Each module
 says which bug it works around (with the upstream issue where there is one),
 the version it was checked against (`CHECKED_WITH`), and how to tell that it
-can go; each lists in ``RELIES_ON`` the private names, signatures and copied
-code it depends on, and ``tests/compat`` fails, naming the module, as soon as
-one of them is gone or has changed.
+can go; each lists in ``RELIES_ON`` the private names, signatures and sources
+it depends on (nothing here copies Textual's code), and ``tests/compat`` fails,
+naming the module, as soon as one of them is gone or has changed.
 
 `app`
     An unexpected error becomes a crash report; resizes that arrive out of order.
@@ -57,7 +57,8 @@ class Private:
 
     ``path`` names it by its module and attributes (``textual.app.App._handle_exception``).
     ``signature``, when given, is its signature as `inspect` prints it; ``source``, for
-    code copied from it, the first 12 hex digits of the SHA-256 of its source;
+    code whose behaviour the workaround depends on (what a signal handler starts, how
+    a thread ends), the first 12 hex digits of the SHA-256 of its source;
     ``attributes``, for a method (an ``__init__``, say), the attributes of ``self`` it
     sets that the workaround reads (``_exit_renderables``).
     """
