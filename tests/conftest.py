@@ -23,10 +23,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture(autouse=True)
 def _isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Point ttt-tui's storage and cache at fresh directories, so settings and stats
-    never leak, and no test reads what the user's or another test's launch cached."""
+    """Point ttt-tui's storage at a fresh directory, so settings and stats never leak."""
     monkeypatch.setenv("TTT_TUI_DATA_DIR", str(tmp_path / "ttt-tui-data"))
-    monkeypatch.setenv("TTT_TUI_CACHE_DIR", str(tmp_path / "ttt-tui-cache"))
 
 
 @pytest.fixture(autouse=True)

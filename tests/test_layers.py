@@ -43,8 +43,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
         ("engine", "play", "storage", "commands"),
         True,
     ),
-    # A tab's game under `ttt-tui serve`: loads the app, then runs the command line.
-    ("tab_game", ("app", "commands", "__main__"), False),
 )
 """Each layer (a folder of the package, or a module at its root), what it may import
 besides itself, and whether it is pure (loads no Textual or Rich). Lowest first:
@@ -214,19 +212,23 @@ def requirement_names(requirements: list[str]) -> set[str]:
 MODULE_OF = {"pytest-xdist": "xdist"}
 """Test distributions whose module is not their name with ``-`` made ``_``."""
 
-SHIPPED_TOO = {"aiohttp"}
-"""Test requirements the shipped code may use: textual-serve's own dependency, which
-`ttt-tui serve` talks to directly."""
+RUNTIME = requirement_names(PYPROJECT["project"]["dependencies"])
+"""What every install of ttt-tui gets."""
+WEB = requirement_names(PYPROJECT["project"]["optional-dependencies"]["web"])
+"""What the ``web`` extra adds, for `ttt-tui serve`."""
 
 TEST_ONLY = sorted(
     MODULE_OF.get(name, name.replace("-", "_"))
     for name in requirement_names(PYPROJECT["project"]["optional-dependencies"]["test"])
-    - requirement_names(PYPROJECT["project"]["dependencies"])
-    - requirement_names(PYPROJECT["project"]["optional-dependencies"]["web"])
-    - SHIPPED_TOO
+    - RUNTIME
+    - WEB
+    - {PYPROJECT["project"]["name"]}  # the test extra takes the web extra by naming it
 )
 """The modules of the packages only the tests need: pytest and its plugins, hypothesis,
 pyte, the linters."""
+
+WEB_MODULES = {PACKAGE / "commands" / "serve.py", PACKAGE / "compat" / "serve.py"}
+"""The modules only `ttt-tui serve` loads, which may import the ``web`` extra's packages."""
 
 
 def test_the_wheel_holds_the_package_alone() -> None:
@@ -239,6 +241,20 @@ def test_the_test_only_packages_are_read_from_pyproject() -> None:
     """The list is what pyproject says: pyte and pytest are in it, textual is not."""
     assert {"pyte", "pytest", "hypothesis", "xdist"} <= set(TEST_ONLY)
     assert "textual" not in TEST_ONLY and "textual_serve" not in TEST_ONLY
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(PACKAGE)))
+def test_every_package_a_module_imports_is_declared_where_it_is_needed(path: Path) -> None:
+    """What a module imports from outside the standard library is a runtime dependency,
+    or, for the modules of `ttt-tui serve`, one of the ``web`` extra's."""
+    declared = RUNTIME | (WEB if path in WEB_MODULES else set())
+    tops = {name.split(".")[0] for name in imports_of(path)}
+    third_party = {
+        top.replace("_", "-")
+        for top in tops - {"ttt_tui", "__future__"}
+        if top not in sys.stdlib_module_names
+    }
+    assert third_party - declared == set()
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(PACKAGE)))

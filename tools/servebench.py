@@ -12,12 +12,7 @@ bare app's footer is not waited for: Textual's own footer stays blank under
 textual-serve until a key); the browser's own drawing, the same for both, is
 left out. Tabs go to the two
 servers in turn, one at a time, each closed (and its app ended) before the next.
-
-``ttt-tui serve`` keeps games started ahead, waiting for the next tabs
-(``--warm-games``, 2 by default): a tab takes one, and another starts behind
-it. The benchmark runs the game's server twice, as it is and with
-``--warm-games 0`` (every tab's game started with the tab: the cold figure),
-and textual-serve starts the bare app with each tab. Timings are what this
+Both servers start a tab's app as the tab connects. Timings are what this
 machine did in this run: only the ratios compare like with like.
 """
 
@@ -40,7 +35,6 @@ from pathlib import Path
 import aiohttp
 import pyte
 
-from tools.searchbench import process_cpu
 from tools.uibench import (
     SIZE,
     BenchError,
@@ -51,7 +45,6 @@ from tools.uibench import (
     package_root,
     processes,
 )
-from ttt_tui.commands.serve import TAKEN, WAITING
 
 TAB_TIMEOUT = 30.0
 """Seconds a tab may take to show its first frame on a busy machine."""
@@ -64,12 +57,6 @@ WEBSOCKET_URL = re.compile(r'data-session-websocket-url="([^"]+)"')
 """Where textual-serve's page names the websocket its script connects to."""
 
 
-def pids_logged(message: str, log: str) -> set[int]:
-    """The pids in ``log``'s lines of ``message`` (``... (pid %d)``)."""
-    pattern = re.escape(message).replace("%d", r"(\d+)")
-    return {int(pid) for pid in re.findall(pattern, log)}
-
-
 def free_port() -> int:
     """A port on loopback nothing listens on now."""
     with socket.socket() as probe:
@@ -78,22 +65,9 @@ def free_port() -> int:
         return port
 
 
-COLD = "ttt-tui, cold"
-"""The game's server with ``--warm-games 0``: every tab's game starts with the tab."""
-WARM_GAMES = 2
-"""``ttt-tui serve``'s games waiting for a tab, by default."""
-QUIET = 0.2
-"""Seconds a waiting game's CPU time must stay still for it to count as loaded."""
-
-
 def game_server(port: int) -> list[str]:
     """``ttt-tui serve`` on ``port``, as a person starts it."""
     return [sys.executable, "-m", "ttt_tui", "serve", "--port", str(port)]
-
-
-def cold_game_server(port: int) -> list[str]:
-    """``ttt-tui serve`` on ``port`` starting each tab's game with the tab."""
-    return [*game_server(port), "--warm-games", "0"]
 
 
 def bare_server(port: int) -> list[str]:
@@ -109,15 +83,11 @@ def bare_server(port: int) -> list[str]:
 class WebServer(contextlib.AbstractContextManager["WebServer"]):
     """One server process, its own process group, ended with everything it started."""
 
-    def __init__(
-        self, name: str, subject: Subject, command: Callable[[int], list[str]], warm: int = 0
-    ) -> None:
+    def __init__(self, name: str, subject: Subject, command: Callable[[int], list[str]]) -> None:
         self.name = name
         """Its row's name."""
         self.subject = subject
         """What its app's first frame looks like."""
-        self.warm = warm
-        """Games it keeps waiting for a tab."""
         self.port = free_port()
         self.directory = tempfile.TemporaryDirectory(prefix="ttt-servebench-")
         data = Path(self.directory.name) / "data"
@@ -146,29 +116,6 @@ class WebServer(contextlib.AbstractContextManager["WebServer"]):
         a game's search process has a session of its own)."""
         leader = self.process.pid
         return {pid for pid, fields in processes() if int(fields[3]) == leader and pid != leader}
-
-    def waiting(self) -> set[int]:
-        """The apps its log says are waiting for a tab, started ahead of it."""
-        log = self.log.read_text(errors="replace")
-        return pids_logged(WAITING, log) - pids_logged(TAKEN, log)
-
-    async def ready(self) -> None:
-        """Wait until its games waiting for a tab, if it keeps any, are all there and
-        loaded, so that none is loading while another server's tab is timed."""
-        deadline = time.monotonic() + LISTEN_TIMEOUT
-        before: dict[int, float] = {}
-        while True:
-            waiting = self.waiting()
-            now = {}
-            for pid in waiting:
-                with contextlib.suppress(OSError):  # gone: not waiting any more
-                    now[pid] = process_cpu(pid)
-            if len(waiting) >= self.warm and now == before:
-                return
-            if time.monotonic() > deadline:
-                raise BenchError(f"{self.name}: its games waiting for a tab did not load")
-            before = now
-            await asyncio.sleep(QUIET)
 
     def __exit__(self, *exc: object) -> None:
         with contextlib.suppress(ProcessLookupError):
@@ -229,10 +176,9 @@ async def open_tab(
 
 
 async def ended(server: WebServer) -> None:
-    """Wait until the server runs no app but those waiting for a tab (``ttt-tui serve``
-    keeps some, `WAITING`): the closed tab's has ended."""
+    """Wait until the server runs no app: the closed tab's has ended."""
     deadline = time.monotonic() + ENDED_TIMEOUT
-    while server.games() - server.waiting():
+    while server.games():
         if time.monotonic() > deadline:
             raise BenchError(f"{server.name}: a closed tab's app did not end")
         await asyncio.sleep(0.02)
@@ -241,12 +187,11 @@ async def ended(server: WebServer) -> None:
 async def measure_tabs(
     game: Subject, bare: Subject, tabs: int, progress: Callable[[str], None]
 ) -> dict[str, list[Seconds]]:
-    """``tabs`` tabs to each server in turn (the game's, as it is and cold, and the bare
-    app's), one at a time; each tab's first frame, by the server's name."""
+    """``tabs`` tabs to each server in turn (the game's and the bare app's), one at a
+    time; each tab's first frame, by the server's name."""
     with contextlib.ExitStack() as stack:
         servers = [
-            stack.enter_context(WebServer(game.name, game, game_server, WARM_GAMES)),
-            stack.enter_context(WebServer(COLD, game, cold_game_server)),
+            stack.enter_context(WebServer(game.name, game, game_server)),
             stack.enter_context(WebServer(bare.name, bare, bare_server)),
         ]
         async with aiohttp.ClientSession() as http:
@@ -258,8 +203,6 @@ async def measure_tabs(
                 order = servers if tab % 2 == 0 else servers[::-1]
                 progress(f"tab {tab + 1} of {tabs}: {' then '.join(s.name for s in order)}")
                 for server in order:
-                    for each in servers:
-                        await each.ready()
                     server.times.append(
                         await open_tab(http, server, server.subject.first_web_frame)
                     )
@@ -269,6 +212,6 @@ async def measure_tabs(
 def first_frames(
     game: Subject, bare: Subject, tabs: int, progress: Callable[[str], None]
 ) -> dict[str, list[Seconds]]:
-    """Each server's tabs' first frames, by its name: the game's (``game.name``), the
-    game's cold (`COLD`), the bare app's (``bare.name``)."""
+    """Each server's tabs' first frames, by its name: the game's (``game.name``) and the
+    bare app's (``bare.name``)."""
     return asyncio.run(measure_tabs(game, bare, tabs, progress))

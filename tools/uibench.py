@@ -43,10 +43,8 @@ with like.
 from __future__ import annotations
 
 import argparse
-import atexit
 import contextlib
 import fcntl
-import functools
 import json
 import os
 import platform
@@ -166,19 +164,8 @@ would make every start compile the game from source, which an installed game
 never does: the first, uncounted launch of each app writes the bytecode."""
 
 
-@functools.cache
-def cache_dir() -> Path:
-    """The children's cache directory: one for the whole run, as a person's launches
-    share theirs, filled by the first, uncounted launch of each app (Textual's parsed
-    CSS, `ttt_tui.compat.css_cache`); removed when the run ends."""
-    directory = tempfile.TemporaryDirectory(prefix="ttt-bench-cache-")
-    atexit.register(directory.cleanup)
-    return Path(directory.name)
-
-
 def child_env(data_dir: Path) -> dict[str, str]:
-    """The children's environment: this checkout, a plain xterm, a fresh data directory,
-    the run's cache directory (`cache_dir`).
+    """The children's environment: this checkout, a plain xterm, a fresh data directory.
 
     The caller's colour, size and key-timing settings go, so they cannot change a figure.
     """
@@ -188,7 +175,6 @@ def child_env(data_dir: Path) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root(), env.get("PYTHONPATH")) if p)
     env["TERM"] = "xterm-256color"
     env["TTT_TUI_DATA_DIR"] = str(data_dir)
-    env["TTT_TUI_CACHE_DIR"] = str(cache_dir())
     return env
 
 

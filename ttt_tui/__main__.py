@@ -21,9 +21,6 @@ DEFAULT_AI_DELAY = 0.45
 DEFAULT_MAX_GAMES = 16
 """Games `ttt-tui serve` runs at once unless told otherwise (each is a process)."""
 
-DEFAULT_WARM_GAMES = 2
-"""Games `ttt-tui serve` keeps started and waiting for the next tabs unless told otherwise."""
-
 
 def _ai_delay(text: str) -> float:
     try:
@@ -80,7 +77,6 @@ def _games(least: int) -> Callable[[str], int]:
 
 
 _max_games = _games(1)
-_warm_games = _games(0)
 
 
 def _depth(text: str) -> int:
@@ -362,14 +358,6 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_MAX_GAMES,
         metavar="N",
         help=f"games (tabs) in play at once; more are asked to wait (default: {DEFAULT_MAX_GAMES})",
-    )
-    serve.add_argument(
-        "--warm-games",
-        type=_warm_games,
-        default=DEFAULT_WARM_GAMES,
-        metavar="N",
-        help="games started ahead, each waiting for the next tab, so that a tab opens"
-        f" sooner; within --max-games; 0 starts each with its tab (default: {DEFAULT_WARM_GAMES})",
     )
     add_game_options(serve)
     return parser

@@ -258,8 +258,8 @@ class TicTacToeApp(AppFixes[None]):
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver for where the app runs, except that in a terminal on Linux or
-        macOS it is one that tells the mouse's side buttons from the left button, and
-        that ends cleanly when its terminal hangs up (`ttt_tui.compat.driver`)."""
+        macOS it is one that ends cleanly when its terminal hangs up
+        (`ttt_tui.compat.driver`)."""
         driver = super().get_driver_class()
         if sys.platform == "win32":
             return driver

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.engine.reference import Reference, rank
-from tests.support.terminal import ROOT, game_command, game_env, run_main
+from tests.support.terminal import ROOT, game_command, game_env, run_main, wait_until
 from ttt_tui.engine import Board
 from ttt_tui.teach.check import Side, every_3x3_position, sampled_positions
 
@@ -347,10 +347,12 @@ def test_a_bot_that_cannot_be_loaded_is_one_line_and_status_2(
 def test_ctrl_c_stops_with_a_partial_report(tmp_path: Path) -> None:
     """The check is interrupted while the bot thinks: the positions asked so far are
     reported, and said to be a part."""
+    asked = tmp_path / "asked"
     path = write_bot(
         tmp_path,
         "slow",
         "import time\n\ndef choose_move(position):\n"
+        f"    open({str(asked)!r}, 'a').close()\n"
         "    time.sleep(0.05)\n    return position.index('.') + 1\n",
     )
     process = subprocess.Popen(
@@ -360,7 +362,10 @@ def test_ctrl_c_stops_with_a_partial_report(tmp_path: Path) -> None:
         env=game_env(),
         cwd=ROOT,
     )
-    time.sleep(1.5)
+    # Interrupted once it has asked something, however long a busy machine takes to
+    # start it (a fixed 1.5 s was sometimes before the first question).
+    wait_until(asked.exists, "the bot to be asked a position")
+    time.sleep(0.5)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
     report = json.loads(out)

@@ -1,29 +1,25 @@
 """`ttt_tui.commands.play`, the launch: no garbage collection until the first frame is
-drawn, and the parsed CSS read before it and written after it."""
+drawn."""
 
 from __future__ import annotations
 
 import gc
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.css.stylesheet import Stylesheet
 
 import ttt_tui.app
 from tests.support import SIZE, make_app, start
 from ttt_tui.__main__ import build_parser
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.commands import play
-from ttt_tui.compat.css_cache import FILE_NAME
 
 
 class FakeApp:
     """Stands in for the app: records the collector's state as the launch goes."""
 
     seen: list[tuple[str, bool]] = []
-    parser_replaced = False
 
     def __init__(self, *, after_first_frame: Callable[[], None], **options: Any) -> None:
         self.after_first_frame = after_first_frame
@@ -33,13 +29,9 @@ class FakeApp:
         self.return_code = 0
 
     def run(self) -> None:
-        FakeApp.parser_replaced = Stylesheet._parse_rules is not TEXTUAL_PARSE
         self.seen.append(("running", gc.isenabled()))
         self.after_first_frame()
         self.seen.append(("after the first frame", gc.isenabled()))
-
-
-TEXTUAL_PARSE = Stylesheet._parse_rules
 
 
 @pytest.fixture
@@ -75,22 +67,6 @@ def test_collection_comes_back_if_the_app_ends_before_its_first_frame(
     with pytest.raises(RuntimeError):
         play.main(build_parser().parse_args([]))
     assert gc.isenabled()
-    assert Stylesheet._parse_rules is TEXTUAL_PARSE
-
-
-def test_the_parsed_css_is_read_for_the_run_and_textual_s_parser_given_back(
-    fake_app: list[tuple[str, bool]],
-) -> None:
-    assert play.main(build_parser().parse_args([])) == 0
-    assert FakeApp.parser_replaced
-    assert Stylesheet._parse_rules is TEXTUAL_PARSE
-
-
-def test_nothing_parsed_nothing_written(fake_app: list[tuple[str, bool]], tmp_path: Path) -> None:
-    """The fake app parses no CSS: the cache file is not written (a real launch's
-    writing is tested in tests/terminal/test_start.py)."""
-    assert play.main(build_parser().parse_args([])) == 0
-    assert not (tmp_path / "ttt-tui-cache" / FILE_NAME).exists()
 
 
 async def test_the_app_calls_after_first_frame_once_its_first_frame_is_drawn() -> None:

@@ -11,7 +11,6 @@ from tests.support import (
     SIZE,
     make_app,
     start,
-    styling,
     until,
 )
 from ttt_tui.compat.app import AppFixes
@@ -42,27 +41,3 @@ async def test_a_resize_that_arrives_out_of_order_is_put_right(
         assert posted == [terminal]  # one resize to put it right, not a stream of them
         await until(pilot, lambda: app.screen.size == terminal, "the terminal's size")
     assert app.return_code in (None, 0)
-
-
-async def test_a_widget_is_styled_once_however_many_classes_it_gets_before_mounting() -> None:
-    """Textual styled a widget each time a class was set on it before it mounted (a
-    constructor's ``add_class``), and again as it mounted; now only as it mounts."""
-    from textual.app import ComposeResult
-    from textual.widgets import Label
-
-    class Bare(AppFixes[None]):
-        def compose(self) -> ComposeResult:
-            yield Label("the screen")
-
-    app = Bare()
-    async with app.run_test() as pilot:
-        styled = styling(app)
-        label = Label("later")
-        label.add_class("-one")
-        label.set_class(True, "-two")
-        assert styled.count(label) == 0
-        await app.screen.mount(label)
-        await pilot.pause()
-        assert styled.count(label) == 1
-        label.add_class("-three")  # in the DOM: restyled at once, as Textual does
-        assert styled.count(label) == 2

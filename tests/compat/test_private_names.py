@@ -20,6 +20,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.version import Version
 
 import ttt_tui.compat
 from tests.support.terminal import ROOT
@@ -86,13 +88,23 @@ def test_a_change_is_seen() -> None:
     assert Private("textual.app.App.__init__", attributes=("_exit_renderables",)).changes() == []
 
 
-def test_the_versions_checked_are_the_versions_pinned() -> None:
-    """pyproject accepts exactly the versions the workarounds were checked with: the
-    game's Textual, and the web extra's textual-serve."""
+def test_the_versions_checked_are_the_versions_tested_and_allowed() -> None:
+    """The lowest version checked is what .ci/lowest.txt pins, the highest what
+    constraints.txt pins, and pyproject.toml allows both and nothing of another series."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    assert f"textual=={CHECKED_WITH['textual']}" in project["dependencies"]
-    web = project["optional-dependencies"]["web"]
-    assert f"textual-serve=={CHECKED_WITH['textual-serve']}" in web
+    ranges = {
+        Requirement(text).name: Requirement(text).specifier
+        for text in [*project["dependencies"], *project["optional-dependencies"]["web"]]
+    }
+    lowest = (ROOT / ".ci" / "lowest.txt").read_text(encoding="utf-8")
+    tested = (ROOT / "constraints.txt").read_text(encoding="utf-8")
+    for name, (low, high) in CHECKED_WITH.items():
+        assert re.search(rf"^{name}=={re.escape(low)}$", lowest, re.M), name
+        assert re.search(rf"^{name}=={re.escape(high)}$", tested, re.M), name
+        allowed = ranges[name]
+        assert low in allowed and high in allowed, (name, allowed)
+        major, minor = Version(low).release[:2]
+        assert f"{major}.{minor - 1}.99" not in allowed and f"{major}.{minor + 1}" not in allowed
 
 
 # Private names are used only here ---------------------------------------------------

@@ -20,7 +20,6 @@ from tests.support import (
     resize,
     start,
     start_blocked,
-    styling,
     until,
 )
 from ttt_tui.play.settings import Mode, Settings
@@ -93,29 +92,3 @@ async def test_mouse_down_over_a_widget_that_has_lost_its_screen() -> None:
         await race(pilot, *press_and_release(region.x + 2, region.y + 2))
         assert app.is_running
     assert app.return_code in (None, 0)
-
-
-async def test_a_screen_shown_for_the_first_time_is_not_styled_again() -> None:
-    """Textual's first `ScreenResume` restyled every widget of a screen that had just
-    been styled as it mounted; a later resume restyles, as a screen under another may
-    have missed a change."""
-    from textual.app import App, ComposeResult
-    from textual.widgets import Label
-
-    from ttt_tui.compat.screen import ScreenFixes
-
-    class Shown(ScreenFixes[None]):
-        def compose(self) -> ComposeResult:
-            yield Label("shown", id="shown")
-
-    app = App[None]()
-    async with app.run_test() as pilot:
-        styled = styling(app)
-        screen = Shown()
-        await app.push_screen(screen)
-        await pilot.pause()
-        label = screen.query_one("#shown")
-        assert styled.count(label) == 1
-        screen.post_message(events.ScreenResume())  # as Textual resumes a screen again
-        await pilot.pause()
-        assert styled.count(label) == 2

@@ -85,57 +85,6 @@ def test_a_tab_plays_and_its_game_ends_when_it_closes_and_the_limit_holds(
     assert (record["moves"][0], len(record["moves"]), record["result"]) == (4, 2, "abandoned")
 
 
-def test_games_wait_for_the_next_tabs_within_the_limit(tmp_path: Path) -> None:
-    """Two games wait, started and loaded, for the next tabs; a tab takes one and draws
-    at once, and another starts behind it, as long as the games in play and those
-    waiting stay within --max-games. Stopping the server ends those still waiting."""
-    waited: set[int] = set()
-
-    async def scenario(url: str, server: Server) -> None:
-        def waiting(n: int) -> Callable[[], bool]:
-            return lambda: len(server.waiting_pids()) == n
-
-        await asyncio.to_thread(wait_until, waiting(2), "two games waiting for tabs")
-        first = server.waiting_pids()
-        waited.update(first)
-        async with aiohttp.ClientSession() as http:
-            tab = await Tab.open(http, url + "/", size=(100, 36))
-            assert await tab.until(first_frame), tab.text
-            [game] = server.game_pids()
-            assert game in first  # the tab took one that was waiting
-            # One game in play leaves room for one waiting under --max-games 2.
-            await asyncio.to_thread(wait_until, waiting(1), "one game waiting")
-            await tab.press("5")
-            assert await tab.until(lambda t: t.moves().get(1) == ("X", "b2")), tab.text
-            await tab.close()
-            await asyncio.to_thread(wait_until, lambda: not server.game_pids(), "the game to end")
-            await asyncio.to_thread(wait_until, waiting(2), "two games waiting again")
-            waited.update(server.waiting_pids())
-
-    options = ("--max-games", "2", "--ai-delay", "0")
-    with served(tmp_path / "data", tmp_path / "serve.log", *options) as server:
-        asyncio.run(scenario(server.url, server))
-        log = server.log.read_text()
-    assert "Traceback" not in log, log
-    wait_until(lambda: not any(map(running, waited)), "the waiting games to end with the server")
-    [record] = records(tmp_path / "data")  # the waiting games played nothing
-    assert record["moves"][0] == 4
-
-
-def test_with_no_games_waiting_each_tab_starts_its_own(tmp_path: Path) -> None:
-    async def scenario(url: str, server: Server) -> None:
-        async with aiohttp.ClientSession() as http:
-            tab = await Tab.open(http, url + "/", size=(100, 36))
-            assert await tab.until(first_frame), tab.text
-            await tab.close()
-        assert server.waiting_pids() == set()
-
-    with served(tmp_path / "data", tmp_path / "serve.log", "--warm-games", "0") as server:
-        asyncio.run(scenario(server.url, server))
-        log = server.log.read_text()
-    assert "a tab's game started (pid " in log and "waiting" not in log, log
-
-
 ADDRESS = re.compile(r"""(?:href|src)="([^"]+)"|url\("([^"]+)"\)""")
 """Every address a page names: links, scripts and images, and in its styles, fonts."""
 
@@ -167,10 +116,8 @@ def test_the_page_asks_nothing_of_any_other_server(tmp_path: Path) -> None:
 def test_the_games_of_a_server_killed_outright_end_with_it(tmp_path: Path) -> None:
     """SIGKILL to `ttt-tui serve` (no chance to stop its games): each tab's game finds its
     input closed and ends as a terminal closing would end it, its unfinished game
-    recorded as abandoned and its search process gone. They used to run on for ever. The
-    games waiting for a tab find their input closed too, and end."""
+    recorded as abandoned and its search process gone. They used to run on for ever."""
     games: set[int] = set()
-    waiting: set[int] = set()
 
     async def scenario(url: str, server: Server) -> None:
         async with aiohttp.ClientSession() as http:
@@ -178,10 +125,6 @@ def test_the_games_of_a_server_killed_outright_end_with_it(tmp_path: Path) -> No
             assert await tab.until(first_frame), tab.text
             await tab.press("5")
             assert await tab.until(lambda t: t.moves().get(1) == ("X", "b2")), tab.text
-            await asyncio.to_thread(
-                wait_until, lambda: len(server.waiting_pids()) == 2, "two games waiting"
-            )
-            waiting.update(server.waiting_pids())
             games.update(child_pids(server.process.pid))
             games.update(*(child_pids(game) for game in list(games)))  # search processes
             server.process.kill()
@@ -194,8 +137,7 @@ def test_the_games_of_a_server_killed_outright_end_with_it(tmp_path: Path) -> No
     finally:
         for pid in filter(running, games):
             os.kill(pid, signal.SIGKILL)
-    assert len(games - waiting) == 2  # the game and its search process
-    assert waiting < games
+    assert len(games) == 2  # the game and its search process
     [record] = records(tmp_path / "data")
     assert (record["moves"][0], record["result"]) == (4, "abandoned")
     assert not list((tmp_path / "data").glob("ttt-tui-crash-*"))
@@ -333,7 +275,7 @@ def test_game_options_before_or_after_serve_reach_every_tab() -> None:
     assert game_argv(plain) == []
     assert plain.public_url is None
     assert tab_argv(["--mark", "O"]) == [
-        sys.executable, "-m", "ttt_tui.tab_game", "--mark", "O"
+        sys.executable, "-m", "ttt_tui", "--mark", "O"
     ]  # fmt: skip
 
 
@@ -385,15 +327,13 @@ def test_a_host_other_than_loopback_is_warned_about(tmp_path: Path) -> None:
         (["--port", "70000"], "argument --port: expected 0 to 65535, got 70000"),
         (["--port", "web"], "argument --port: expected a port number, got 'web'"),
         (["--max-games", "0"], "argument --max-games: expected at least 1, got 0"),
-        (["--warm-games", "-1"], "argument --warm-games: expected at least 0, got -1"),
-        (["--warm-games", "two"], "argument --warm-games: expected a number of games, got 'two'"),
+        (["--max-games", "two"], "argument --max-games: expected a number of games, got 'two'"),
     ],
     ids=[
         "serve-port-range",
         "serve-port-word",
         "serve-max-games",
-        "serve-warm-games-range",
-        "serve-warm-games-word",
+        "serve-max-games-word",
     ],
 )
 def test_bad_serve_options(

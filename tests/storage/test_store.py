@@ -55,7 +55,6 @@ from ttt_tui.storage import (
     stats_entry,
     stats_key,
 )
-from ttt_tui.storage.cache import default_cache_dir
 
 T0 = datetime(2026, 11, 22, 6, 15, tzinfo=UTC)
 EASY, MEDIUM, HARD = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
@@ -1056,9 +1055,8 @@ def test_data_dir_env_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     ("directory", "env", "platform_dir"),
     [
         (default_data_dir, "TTT_TUI_DATA_DIR", platformdirs.user_data_dir),
-        (default_cache_dir, "TTT_TUI_CACHE_DIR", platformdirs.user_cache_dir),
     ],
-    ids=["data", "cache"],
+    ids=["data"],
 )
 def test_the_platform_s_directory_without_override(
     directory: Callable[[], Path],

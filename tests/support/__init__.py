@@ -204,20 +204,6 @@ async def calls_begun(ai: ScriptedAI, count: int) -> None:
 # The app ---------------------------------------------------------------------
 
 
-def styling(app: App[Any]) -> list[object]:
-    """From now on, every node ``app``'s stylesheet is applied to, once a time, in a list
-    that grows as they are styled (component classes' stand-ins included)."""
-    styled: list[object] = []
-    apply = app.stylesheet.apply
-
-    def counting(node: Any, **options: Any) -> None:
-        styled.append(node)
-        apply(node, **options)
-
-    app.stylesheet.apply = counting  # type: ignore[method-assign]
-    return styled
-
-
 def make_app(
     chooser: MoveChooser = choose_move,
     settings: Settings | None = None,
@@ -706,11 +692,13 @@ def look_for_idle_every(seconds: float, monkeypatch: pytest.MonkeyPatch) -> None
 def resize_pending(app: App[Any]) -> bool:
     """Whether a resize has reached the app but not yet its screens.
 
-    Textual passes a resize on after a short debounce (``App._resize_timer``,
-    ``App._resize_event``, both private); `resize` waits for it, and the fuzz test
-    checks the "too small" message only once the resize has landed.
+    Textual passes a resize on once the app is idle (``App._resize_event``, private),
+    from 8.2.3 after a short debounce too (``App._resize_timer``, private, absent
+    before); `resize` waits for it, and the fuzz test checks the "too small" message
+    only once the resize has landed.
     """
-    return app._resize_timer is not None or app._resize_event is not None
+    timer = getattr(app, "_resize_timer", None)
+    return timer is not None or app._resize_event is not None
 
 
 def drawn_strips(app: App[Any]) -> list[Strip]:

@@ -28,20 +28,10 @@ import aiohttp
 import pyte
 
 from tests.support.terminal import DEADLINE, ROOT, child_pids, wait_until
-from ttt_tui.commands import serve
 
 MOVE = re.compile(r"\b(\d)\. ([XO]) ([a-c][1-3])\b")
 """A line of the move list: ``1. X b2``."""
 
-
-def log_line(message: str) -> re.Pattern[str]:
-    """The server's log lines of ``message`` (a `ttt_tui.commands.serve` constant), each
-    pid a group."""
-    return re.compile(re.escape(message).replace("%d", "(\\d+)"))
-
-
-WAITING = log_line(serve.WAITING)
-TAKEN = log_line(serve.TAKEN)
 
 GAME_OVER = "n: new game"
 """What the status line says, under the result, once a game is over (and only then: the
@@ -65,13 +55,8 @@ class Server:
     """Its standard output and error."""
 
     def game_pids(self) -> set[int]:
-        """The games it has in play now: its children, but those waiting for a tab."""
-        return child_pids(self.process.pid) - self.waiting_pids()
-
-    def waiting_pids(self) -> set[int]:
-        """The games it has started to wait for a tab, and no tab has taken, by its log."""
-        log = self.log.read_text()
-        return {int(pid) for pid in WAITING.findall(log)} - {int(pid) for pid in TAKEN.findall(log)}
+        """The games it has in play now: its children."""
+        return child_pids(self.process.pid)
 
 
 @contextmanager

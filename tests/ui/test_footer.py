@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import pytest
 from rich.cells import cell_len
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.events import AppBlur
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tests.support import (
     SIZE,
@@ -26,7 +25,7 @@ from tests.support import (
 from ttt_tui.play.settings import Mode, Settings
 from ttt_tui.screens.explorer import ExplorerScreen
 from ttt_tui.screens.game import EXPLORE_KEY_WIDTH
-from ttt_tui.widgets.footer import COMFORTABLE_WIDTH, GameFooter
+from ttt_tui.widgets.footer import GameFooter
 from ttt_tui.widgets.score import Score
 
 
@@ -108,11 +107,11 @@ async def test_the_score_names_its_board_and_the_title_who_plays() -> None:
         assert screen.sub_title == "4x4, four in a row, vs minimax"
 
 
-# The footer itself: drawn as Textual's, following its screen's keys ---------------------
+# The footer itself: its keys fitted to the width, following its screen's keys -----------
 
 
 class Keys(App[None]):
-    """Four keys, Undo disabled, and Textual's footer or the game's under a Static."""
+    """Four keys, Undo disabled, and the game's footer under a Static."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "move", "Move", key_display="↑↓←→"),
@@ -121,14 +120,13 @@ class Keys(App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, textual_s: bool = False) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.textual_s = textual_s
         self.pressed: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield Static("the screen")
-        yield Footer() if self.textual_s else GameFooter()
+        yield GameFooter()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return None if action == "undo" else True
@@ -141,54 +139,40 @@ class Keys(App[None]):
 
 
 async def bottom_line(
-    textual_s: bool, width: int, hover: int | None, text: str = "", keys: type[Keys] = Keys
-) -> tuple[list[tuple[int, int]], list[tuple[object, ...]], str]:
-    """Where each key is on the bottom line, each cell's look (its colours only where
-    ``text``, the game's footer's, is blank), and, for the game's footer, its text;
-    the pointer over column ``hover``; the app ``keys``."""
-    app = keys(textual_s)
+    width: int, keys: type[Keys] = Keys
+) -> tuple[str, dict[str, tuple[int, int]]]:
+    """The footer's line at ``width``, a column a character (the second column of a wide
+    one blank), and each key's columns, by its key."""
+    app = keys()
     async with app.run_test(size=(width, 5)) as pilot:
-        if textual_s:
-            textual_footer = app.query_one(Footer)
-            textual_footer.compact = width < COMFORTABLE_WIDTH
-            textual_footer.show_command_palette = width >= COMFORTABLE_WIDTH
-        else:
-            app.query_one(GameFooter).fit(width)
+        footer = app.query_one(GameFooter)
+        footer.fit(width)
         await pilot.pause()
-        await pilot.pause()
-        if hover is not None:
-            await pilot.hover(offset=(hover, 4))
-            await pilot.pause()
-        if textual_s:
-            spots = sorted((key.region.x, key.region.right) for key in app.query("FooterKey"))
-        else:
-            ours = app.query_one(GameFooter)
-            spots = sorted((start, end) for _item, start, end in ours.placed())
-            # A column a character: the second column of a wide one is blank here.
-            plain = ours.render().plain
-            text = "".join(char.ljust(cell_len(char)) for char in plain).ljust(width)
-        spots = [(start, end) for start, end in spots if start < width]  # on the screen
-        cells = [cell_look(app.screen.get_style_at(x, 4), text[x] == " ") for x in range(width)]
-        return spots, cells, text
+        plain = footer.render().plain
+        text = "".join(char.ljust(cell_len(char)) for char in plain)
+        return text, {item.key: (start, end) for item, start, end in footer.placed()}
 
 
-@pytest.mark.parametrize(
-    ("width", "hover"),
-    [(100, None), (100, 2), (100, 95), (60, None), (60, 12), (12, None)],
-    ids=[
-        "wide",
-        "wide, over a key",
-        "wide, over the palette's",
-        "narrow",
-        "narrow, over Undo",
-        "cut",
-    ],
-)
-async def test_the_keys_are_drawn_as_textual_s_footer_draws_them(
-    width: int, hover: int | None
-) -> None:
-    spots, cells, text = await bottom_line(False, width, hover)
-    assert (spots, cells) == (await bottom_line(True, width, hover, text))[:2]
+async def test_wide_every_key_is_padded_and_the_palette_s_key_is_at_the_right_end() -> None:
+    text, spots = await bottom_line(100)
+    assert text.startswith(" ↑↓←→ Move  n New  u Undo  q Quit ")
+    assert text.rstrip().endswith("▏^p palette")
+    assert len(text) == 100
+    assert text[slice(*spots["n"])] == " n New "
+    assert spots["ctrl+p"][1] == 100
+
+
+async def test_narrow_every_label_is_whole_without_padding_or_the_palette_s_key() -> None:
+    text, spots = await bottom_line(60)
+    assert text.split() == ["↑↓←→", "Move", "n", "New", "u", "Undo", "q", "Quit"]
+    assert text[slice(*spots["q"])] == "q Quit"
+    assert "ctrl+p" not in spots
+
+
+async def test_a_footer_narrower_than_its_keys_cuts_them_at_its_edge() -> None:
+    text, spots = await bottom_line(12)
+    assert text[:12] == "↑↓←→ Move n "  # the widget draws its first 12 columns
+    assert list(spots) == ["up", "n"]
 
 
 class WideKeys(Keys):
@@ -200,10 +184,34 @@ class WideKeys(Keys):
     ]
 
 
-@pytest.mark.parametrize("width", [100, 60])
-async def test_a_key_two_columns_wide_takes_two_columns(width: int) -> None:
-    spots, cells, text = await bottom_line(False, width, None, keys=WideKeys)
-    assert (spots, cells) == (await bottom_line(True, width, None, text, WideKeys))[:2]
+async def test_a_key_two_columns_wide_takes_two_columns() -> None:
+    text, spots = await bottom_line(60, WideKeys)
+    start, end = spots["w"]
+    assert end - start == 7  # "全 Wide"
+    assert text[start:end] == "全  Wide"  # the character's second column blank here
+    assert text[:start].split()[-2:] == ["q", "Quit"]  # the key after Quit, one column on
+    assert text[start - 2 : start] == "t "
+
+
+async def test_a_disabled_key_is_dimmed_and_a_key_under_the_pointer_lit() -> None:
+    app = Keys()
+    async with app.run_test(size=(60, 5)) as pilot:
+        footer = app.query_one(GameFooter)
+        footer.fit(60)
+        await pilot.pause()
+        spots = {item.key: (start, end) for item, start, end in footer.placed()}
+
+        def look(key: str) -> tuple[object, ...]:
+            return cell_look(app.screen.get_style_at(spots[key][0], 4))
+
+        unlit_n = look("n")
+        assert look("u")[0] != unlit_n[0]  # Undo is disabled: its key dimmed
+        await pilot.hover(GameFooter, offset=(spots["n"][0], 0))
+        await pilot.pause()
+        assert look("n") != unlit_n
+        await pilot.hover(GameFooter, offset=(spots["q"][0], 0))
+        await pilot.pause()
+        assert look("n") == unlit_n
 
 
 async def test_the_footer_shows_its_screen_s_keys_from_the_start() -> None:

@@ -1,6 +1,5 @@
-"""The title bar (`ttt_tui.widgets.title_bar`): drawn as Textual's header draws its
-three widgets, the palette's icon that opens the palette, and an app that quits before
-its first frame."""
+"""The title bar (`ttt_tui.widgets.title_bar`): the icon and the centred titles, the
+palette's icon that opens the palette, and an app that quits before its first frame."""
 
 from __future__ import annotations
 
@@ -12,55 +11,42 @@ import pytest
 from textual import messages
 from textual.app import App, ComposeResult
 from textual.command import CommandPalette
-from textual.widgets import Header
 
 from tests.support import SIZE, cell_look, make_app, settle, start
 from ttt_tui.play.settings import BoardSize
 from ttt_tui.screens.game import GameScreen
-from ttt_tui.widgets.title_bar import ICON, ICON_TOOLTIP, TitleBar
+from ttt_tui.widgets.title_bar import ICON, ICON_TOOLTIP, ICON_WIDTH, RIGHT_WIDTH, TitleBar
 
 
 class Titled(App[None]):
-    """A title and a sub-title over one top line: Textual's header, or the title bar."""
+    """A title and a sub-title over the title bar."""
 
-    def __init__(self, textual_s: bool, title: str) -> None:
+    def __init__(self, title: str) -> None:
         super().__init__()
-        self.textual_s = textual_s
         self.title = title
         self.sub_title = "tic-tac-toe vs minimax"
 
     def compose(self) -> ComposeResult:
-        yield Header(icon=ICON) if self.textual_s else TitleBar()
+        yield TitleBar()
 
 
-async def top_line(
-    textual_s: bool, width: int, text: str = ""
-) -> tuple[list[tuple[object, ...]], int, str]:
-    """Each cell's look on the top line (its colours only where ``text``, the title
-    bar's, is blank), the title's first column, and for the title bar, its text."""
-    app = Titled(textual_s, "ttt-tui")
+@pytest.mark.parametrize("width", [100, 61])
+async def test_the_icon_is_at_the_left_and_the_titles_centred_in_the_rest(width: int) -> None:
+    app = Titled("ttt-tui")
     async with app.run_test(size=(width, 5)) as pilot:
         await pilot.pause()
-        if textual_s:
-            title = app.screen.query_one(Header).children[1]  # icon, title, clock's space
-            shown = str(title.render())
-            room = title.content_region.width
-            start = title.content_region.x + max(room - len(shown), 0) // 2
-        else:
-            text = app.screen.query_one(TitleBar).render().plain
-            start = text.index("ttt-tui")
-        styles = [cell_look(app.screen.get_style_at(x, 0), text[x] == " ") for x in range(width)]
-        return styles, start, text
-
-
-@pytest.mark.parametrize("width", [100, 61, 40])
-async def test_the_line_is_drawn_as_textual_s_header_draws_it(width: int) -> None:
-    styles, start, text = await top_line(False, width)
-    assert (styles, start) == (await top_line(True, width, text))[:2]
+        line = app.screen.query_one(TitleBar).render().plain
+    assert len(line) == width
+    assert line[:ICON_WIDTH] == f" {ICON}".ljust(ICON_WIDTH)
+    titles = "ttt-tui — tic-tac-toe vs minimax"
+    start = line.index(titles)
+    middle = width - ICON_WIDTH - RIGHT_WIDTH
+    assert start == ICON_WIDTH + (middle - len(titles)) // 2
+    assert line[start + len(titles) :].strip() == ""
 
 
 async def test_a_title_too_long_for_the_line_ends_in_an_ellipsis() -> None:
-    app = Titled(False, "ttt-tui")
+    app = Titled("ttt-tui")
     async with app.run_test(size=(30, 5)) as pilot:
         await pilot.pause()
         line = app.screen.query_one(TitleBar).render().plain

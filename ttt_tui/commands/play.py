@@ -7,7 +7,6 @@ import gc
 import os
 import stat
 import sys
-import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -97,25 +96,11 @@ def _play(args: argparse.Namespace, bot: BotPlayer | None) -> int:
 
 def _run(args: argparse.Namespace, bot: BotPlayer | None) -> int:
     from ttt_tui.app import TicTacToeApp
-    from ttt_tui.compat.css_cache import FILE_NAME, ParsedCss, encode
     from ttt_tui.storage import Store
-    from ttt_tui.storage.cache import CacheFile
-
-    # Textual's stylesheets, parsed by an earlier launch (`ttt_tui.compat.css_cache`).
-    css_file = CacheFile(FILE_NAME)
-    parsed_css = ParsedCss.from_bytes(css_file.read())
-    parsed_css.install()
 
     def after_first_frame() -> None:
         gc.freeze()
         gc.enable()
-        if parsed_css.stale and not args.no_save:
-            contents = parsed_css.contents()
-            threading.Thread(
-                target=lambda: css_file.write(encode(contents)),
-                name="ttt-tui parsed CSS",
-                daemon=True,
-            ).start()
 
     app = TicTacToeApp(
         store=Store(enabled=not args.no_save),
@@ -130,10 +115,7 @@ def _run(args: argparse.Namespace, bot: BotPlayer | None) -> int:
         resume=os.environ.get("TEXTUAL_DRIVER") != WEB_DRIVER,
         after_first_frame=after_first_frame,
     )
-    try:
-        app.run()
-    finally:
-        parsed_css.uninstall()
+    app.run()
     if app.crash_message:
         # Plain text, not through Rich, which would wrap or crop it to the terminal's
         # width and break the report's path in two.

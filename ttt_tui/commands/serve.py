@@ -3,10 +3,10 @@
 The page is textual-serve's: xterm.js draws a terminal and talks to the server
 over a websocket (``["stdin", text]``, ``["resize", {"width", "height"}]``,
 ``["ping", x]`` from the page; the game's output as binary messages back). Each
-websocket gets a game of its own, ``python -m ttt_tui.tab_game`` with
-the options given to `serve`, which plays as ``python -m ttt_tui`` would;
-Textual's web driver (``TEXTUAL_DRIVER``, set as textual-serve sets it) makes
-that game draw into pipes instead of a terminal.
+websocket gets a game of its own, ``python -m ttt_tui`` with the options
+given to `serve`, started by textual-serve as the tab connects; Textual's web
+driver (``TEXTUAL_DRIVER``, set as textual-serve sets it) makes that game draw
+into pipes instead of a terminal.
 
 On top of textual-serve's `Server` this adds what a server that anyone on the
 network may open needs:
@@ -23,10 +23,6 @@ network may open needs:
   without telling the server its own name.
 - A terminal size a page asks for is held to `MAX_SIZE`, so that no visitor can
   make a game draw a screen of millions of cells.
-- Up to ``warm_games`` games wait, started and loaded, for the next tabs
-  (`ttt_tui.tab_game`), within ``max_games`` with the games in play: a
-  tab that takes one skips Python's start-up and the game's imports. Another
-  starts as soon as one is taken or a game ends.
 
 Every game shares the data directory; `ttt_tui.storage` keeps their saves from
 losing each other's updates.
@@ -51,7 +47,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-from ttt_tui.compat.serve import TabService, game_process, web_app, web_environment
+from ttt_tui.compat.serve import game_process, web_app
 
 log = logging.getLogger("ttt-tui.serve")
 
@@ -64,16 +60,6 @@ textual-serve's 15: on a busy machine a live tab's answer can take more than 7.5
 
 MAX_SIZE = (500, 200)
 """The largest terminal, in columns and rows, that a page may ask for."""
-
-WAITING = "a game is waiting for a tab (pid %d)"
-"""The log's line for a game started to wait for the next tab."""
-TAKEN = "a tab took a waiting game (pid %d)"
-"""The log's line for a tab that took a waiting game."""
-STARTED = "a tab's game started (pid %d)"
-"""The log's line for a tab whose game started with it (none was waiting)."""
-
-WARM_STOP = 2.0
-"""Seconds a waiting game has to end once the server stops, before it is killed."""
 
 
 def is_loopback(host: str) -> bool:
@@ -88,7 +74,7 @@ def is_loopback(host: str) -> bool:
 
 def tab_argv(game_argv: Sequence[str]) -> list[str]:
     """The command line of one tab's game with ``game_argv``."""
-    return [sys.executable, "-m", "ttt_tui.tab_game", *game_argv]
+    return [sys.executable, "-m", "ttt_tui", *game_argv]
 
 
 def full_text(max_games: int) -> str:
@@ -129,14 +115,13 @@ class GameServer(Server):
         port: int = 8000,
         public_url: str | None = None,
         max_games: int = 16,
-        warm_games: int = 2,
     ) -> None:
-        self.argv = tab_argv(game_argv)
-        """Each tab's game's command line."""
-        # textual-serve's own handlers, which would run this command, are not used: each
-        # tab's `TabService` is handed its game by `_game`.
         super().__init__(
-            shlex.join(self.argv), host=host, port=port, title="ttt-tui", public_url=public_url
+            shlex.join(tab_argv(game_argv)),
+            host=host,
+            port=port,
+            title="ttt-tui",
+            public_url=public_url,
         )
         self.fixed_url = public_url.rstrip("/") if public_url else None
         """The address browsers use, if given; else the one each browser asked for."""
@@ -146,14 +131,6 @@ class GameServer(Server):
         """Whether the games are in screen-reader mode, and the page's terminal with them."""
         self.games: dict[AppService, web.WebSocketResponse] = {}
         """The games in play, each with its tab's websocket."""
-        self.warm_games = warm_games
-        """Games kept waiting for the next tabs, at most (fewer when the games in play
-        leave less room under ``max_games``)."""
-        self.waiting: list[asyncio.subprocess.Process] = []
-        """Games started and loaded, waiting for a tab, oldest first."""
-        self._environment = web_environment()
-        self._warming: asyncio.Task[None] | None = None
-        self._stopping = False
 
     # The page ----------------------------------------------------------------
 
@@ -211,8 +188,8 @@ class GameServer(Server):
         async def close() -> None:
             await websocket.close()
 
-        service = TabService(
-            self._game,
+        service = AppService(
+            self.command,
             write_bytes=websocket.send_bytes,
             write_str=websocket.send_str,
             close=close,
@@ -229,7 +206,6 @@ class GameServer(Server):
         finally:
             await self._end(service)
             del self.games[service]
-            self._warm_up()
         why = websocket.exception()
         log.info(
             "a tab closed%s: %d of %d games in play",
@@ -267,65 +243,6 @@ class GameServer(Server):
                 await service.focus()
 
     # Games ------------------------------------------------------------------
-
-    async def _game(self) -> asyncio.subprocess.Process:
-        """A tab's game: the oldest one waiting, else one started now."""
-        while self.waiting:
-            process = self.waiting.pop(0)
-            if process.returncode is None:
-                log.info(TAKEN, process.pid)
-                self._warm_up()
-                return process
-        process = await self._start_game()
-        log.info(STARTED, process.pid)
-        self._warm_up()
-        return process
-
-    async def _start_game(self) -> asyncio.subprocess.Process:
-        return await asyncio.create_subprocess_exec(
-            *self.argv,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env=self._environment,
-        )
-
-    def _warm_up(self) -> None:
-        """Start games to wait for tabs, unless some are being started."""
-        if self._warming is None or self._warming.done():
-            self._warming = asyncio.create_task(self._keep_warm())
-
-    def _room_to_warm(self) -> bool:
-        waiting = len(self.waiting)
-        return (
-            not self._stopping
-            and waiting < self.warm_games
-            and len(self.games) + waiting < self.max_games
-        )
-
-    async def _keep_warm(self) -> None:
-        while self._room_to_warm():
-            process = await self._start_game()
-            self.waiting.append(process)  # ended by _cool_down if the server is stopping
-            log.info(WAITING, process.pid)
-
-    async def _cool_down(self) -> None:
-        """End the games waiting for tabs: their input closes, and they end unstarted."""
-        self._stopping = True
-        if self._warming is not None:
-            await self._warming
-        waiting, self.waiting = self.waiting, []
-        for process in waiting:
-            if process.stdin is not None:
-                process.stdin.close()
-        for process in waiting:
-            try:
-                async with asyncio.timeout(WARM_STOP):
-                    await process.wait()
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    process.kill()
-                await process.wait()
 
     async def _end(self, service: AppService) -> None:
         """Ask the game to quit, and kill it if it has not ended within `QUIT_GRACE`."""
@@ -370,10 +287,8 @@ class GameServer(Server):
             shown = f"[{host}]" if ":" in host else host
             url = self.fixed_url or f"http://{shown}:{port}"
             print(f"ttt-tui serve: serving the game on {url}/ (Ctrl+C stops it)", flush=True)
-            self._warm_up()
             return await stopped
         finally:
-            await self._cool_down()
             await runner.cleanup()
 
 
@@ -384,7 +299,6 @@ def run_server(
     port: int = 8000,
     public_url: str | None = None,
     max_games: int = 16,
-    warm_games: int = 2,
 ) -> int:
     """Run `ttt-tui serve` until stopped; the exit status."""
     if not is_loopback(host):
@@ -400,7 +314,6 @@ def run_server(
         port=port,
         public_url=public_url,
         max_games=max_games,
-        warm_games=warm_games,
     )
     logging.basicConfig(level=logging.INFO, format="ttt-tui serve: %(message)s")
     try:
@@ -423,5 +336,4 @@ def main(args: argparse.Namespace, game_argv: Sequence[str]) -> int:
         port=args.port,
         public_url=args.public_url,
         max_games=args.max_games,
-        warm_games=args.warm_games,
     )

@@ -1,22 +1,26 @@
 """Every workaround of a Textual or textual-serve bug, and every private name they use.
 
+**The rule.** A private name of Textual's or textual-serve's is used only to fix
+a bug a user can meet: a crash, a hang, a wrong screen, an inaccessible page;
+with its upstream issue where one exists. Never for speed: speed comes from
+public API only (the Line-API board, fewer widgets, work off the event loop,
+lazy imports). A private name for speed ties the game to one Textual and makes
+a Textual developer distrust what they know, for milliseconds nobody feels.
+
 Nothing else in ttt-tui reads or overrides a private name of Textual's (a test
 checks), so upgrading Textual means checking this folder alone. Each module
 says which bug it works around (with the upstream issue where there is one),
 the version it was checked against (`CHECKED_WITH`), and how to tell that it
-can go; each lists in ``RELIES_ON`` the private names, signatures and copied
-code it depends on, and ``tests/compat`` fails, naming the module, as soon as
-one of them is gone or has changed.
+can go; each lists in ``RELIES_ON`` the private names, signatures and sources
+it depends on (nothing here copies Textual's code), and ``tests/compat`` fails,
+naming the module, as soon as one of them is gone or has changed.
 
 `app`
     An unexpected error becomes a crash report; resizes that arrive out of order.
-`css_cache`
-    Textual's parsed CSS, kept between launches: the first frame parses none.
 `cursor`
     The terminal's own cursor, shown for a screen reader or a braille display.
 `driver`
-    The mouse's side buttons, read as what they are; a terminal that hangs up,
-    not taken for the end of a suspension.
+    A terminal that hangs up, not taken for the end of a suspension.
 `hangup`
     A game whose terminal or server went without a signal ends; one that outlives
     its terminal is ended outright.
@@ -41,8 +45,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-CHECKED_WITH = {"textual": "8.2.8", "textual-serve": "1.1.3"}
-"""The versions every workaround here was checked against (``pyproject.toml`` pins them)."""
+CHECKED_WITH = {"textual": ("8.2.0", "8.2.8"), "textual-serve": ("1.1.0", "1.1.3")}
+"""The lowest and the highest versions every workaround here was checked against: the
+whole suite runs with each (``.ci/lowest.txt``, ``constraints.txt``), and
+``pyproject.toml`` allows the series between."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,8 @@ class Private:
 
     ``path`` names it by its module and attributes (``textual.app.App._handle_exception``).
     ``signature``, when given, is its signature as `inspect` prints it; ``source``, for
-    code copied from it, the first 12 hex digits of the SHA-256 of its source;
+    code whose behaviour the workaround depends on (what a signal handler starts, how
+    a thread ends), the first 12 hex digits of the SHA-256 of its source;
     ``attributes``, for a method (an ``__init__``, say), the attributes of ``self`` it
     sets that the workaround reads (``_exit_renderables``).
     """

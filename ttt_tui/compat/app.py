@@ -1,6 +1,6 @@
 """The app's share of Textual's bugs: unexpected errors, resizes out of order, expiring toasts.
 
-Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
+Checked with Textual 8.2.0 to 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
 
 **An unexpected error.** Textual prints a traceback after the terminal is back and
 offers no public hook to do anything else. `AppFixes.unexpected_error` is that
@@ -17,13 +17,6 @@ resizes). A resize that is not the terminal's size now is followed by one that
 is. No upstream report was found. Can go when the driver reads the size outside
 its signal handler; `tests/compat` reproduces the overtaken resize.
 
-**Styling a widget not yet mounted.** A class set on a widget before it mounts
-(a constructor's ``add_class``, a reactive's ``toggle_class``) has Textual style
-it and its component classes at once, and it is styled again as it mounts.
-`AppFixes.update_styles` leaves a widget that is not in the DOM alone (what
-it saves at start-up: docs/performance.md). No upstream report was found. Can
-go when Textual styles a widget only once it is attached.
-
 **A toast that hangs the app.** `notify` posts a `Notice`
 (`ttt_tui.compat.notification`), whose toast timer can never be negative.
 """
@@ -34,7 +27,6 @@ import shutil
 from typing import TypeVar
 
 from textual.app import App
-from textual.dom import DOMNode
 from textual.events import Resize
 from textual.geometry import Size
 from textual.notifications import Notify, SeverityLevel
@@ -91,12 +83,6 @@ class AppFixes(App[ReturnT]):
             return None
         width, height = shutil.get_terminal_size()
         return Size(width or 80, height or 25)
-
-    def update_styles(self, node: DOMNode, animate: bool = True) -> None:
-        """Textual's, except that a widget not yet in the DOM is left alone: it is styled
-        whole as it mounts, and a class set before that needs no styling now."""
-        if node is self or node.is_attached:
-            super().update_styles(node, animate)
 
     def notify(
         self,

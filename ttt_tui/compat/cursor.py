@@ -1,6 +1,6 @@
 """The terminal's own cursor, shown for a screen reader or a braille display.
 
-Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
+Checked with Textual 8.2.0 to 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
 
 Textual moves the terminal's cursor to ``App.cursor_position`` after every frame
 (the public hook an input method uses), but its drivers hide the cursor when

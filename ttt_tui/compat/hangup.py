@@ -9,7 +9,7 @@ nothing either. Textual 8.2 goes on running in both cases, its terminal reader
 busy-looping on end-of-file (Textualize/textual#6690), for ever. `HangupWatch`
 tells the app instead.
 
-Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`). Can go when Textual's
+Checked with Textual 8.2.0 to 8.2.8 (`ttt_tui.compat.CHECKED_WITH`). Can go when Textual's
 drivers end the app at end-of-file on their input (the fix proposed in
 Textualize/textual#6690, open at 8.2.8); it relies on nothing private.
 

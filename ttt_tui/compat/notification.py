@@ -7,7 +7,7 @@ below zero, and Textual's timer loop spins on a negative interval for ever,
 never handing back to the event loop: the app hung, drawing nothing and reading
 no key (found by the real-terminal fuzz, about once in fifty runs of a seed).
 
-Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`). Can go when Textual's
+Checked with Textual 8.2.0 to 8.2.8 (`ttt_tui.compat.CHECKED_WITH`). Can go when Textual's
 toast clamps its timer at zero, or its timer loop handles a negative interval (no
 upstream report was found; ``Toast.__init__`` still takes the time left as it is).
 """

@@ -1,7 +1,7 @@
 """Option lists (the palette's, the review's moves) that page and click safely while
 their lines are being laid out.
 
-Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
+Checked with Textual 8.2.0 to 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
 
 Textual's ``OptionList`` looks its highlighted option's line up when page up or
 down comes: before the list is laid out (just opened, or hidden while the palette

@@ -1,6 +1,6 @@
 """The command palette: Textual's, made safe against input that races its closing.
 
-Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
+Checked with Textual 8.2.0 to 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
 
 A real terminal delivers a double click, or a key and a click, in one read.
 Textual 8.2.8's palette crashed the app on such races, all found by the

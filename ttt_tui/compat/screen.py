@@ -1,6 +1,6 @@
 """Screens that start no text selection, and whose changes show through the dialogs above.
 
-Checked with Textual 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
+Checked with Textual 8.2.0 to 8.2.8 (`ttt_tui.compat.CHECKED_WITH`).
 
 **A selection that crashed the app.** Textual looks up the text under every
 mouse-down to start a selection, before it checks whether selection is allowed
@@ -22,25 +22,12 @@ fuzz). `ScreenFixes._compositor_refresh` has every screen between a changed one
 and the top redraw what changed. Textualize/textual#3055 (0.33.0) mended the
 case of two screens only. Can go when Textual refreshes every screen above the
 one that changed.
-
-**Every widget styled twice as a screen first shows.** Each widget is styled
-as it mounts; then the screen's first `ScreenResume` restyles the whole screen
-again, component classes and all, though nothing has changed since (what
-this costs at start-up: docs/performance.md).
-`ScreenFixes._keep_first_styles` skips that first restyle. Later resumes restyle as
-Textual does: a screen under another may have missed a change of theme or of
-classes. Nothing is missed the first time: a screen in the stack is restyled
-by every theme or stylesheet change, and a class set after a widget mounted
-restyles it at once. No upstream report was found. Can go when Textual's first
-resume leaves styles computed at mount alone.
 """
 
 from __future__ import annotations
 
 from typing import TypeVar
 
-from textual import on
-from textual.events import ScreenResume
 from textual.geometry import Offset
 from textual.screen import Screen
 from textual.widget import Widget
@@ -69,18 +56,6 @@ class ScreenFixes(Screen[ResultT]):
     ScreenFixes[T])``): Textual takes default CSS and component classes from the
     first base only.
     """
-
-    _resumed = False
-    """Whether the screen has been shown before: its first resume keeps the styles its
-    widgets were given as they mounted."""
-
-    @on(ScreenResume)
-    def _keep_first_styles(self, event: ScreenResume) -> None:
-        """Shown for the first time, keep the styles just computed; after, restyle
-        (handled before Textual's own handler, a base class's)."""
-        if not self._resumed:
-            self._resumed = True
-            event.refresh_styles = False
 
     def get_widget_and_offset_at(self, x: int, y: int) -> tuple[Widget | None, Offset | None]:
         """Nothing here is selectable: no widget, no offset."""

@@ -1,6 +1,6 @@
 """What textual-serve keeps private that `ttt-tui serve` needs.
 
-Checked with textual-serve 1.1.3 (`ttt_tui.compat.CHECKED_WITH`).
+Checked with textual-serve 1.1.0 to 1.1.3 (`ttt_tui.compat.CHECKED_WITH`).
 
 **Running the server.** textual-serve's ``Server.serve`` runs the aiohttp
 application itself, with its own signal handling and its own start-up message;
@@ -31,24 +31,13 @@ its terminal as this expects.
 its game to quit; it keeps the game's process private (``AppService._process``).
 A game that does not quit when its tab closes would run for ever, so `game_process`
 reaches it, to kill it. Can go when ``AppService`` can end its process.
-
-**A game started before its tab.** ``AppService`` starts its game as the tab
-connects (``AppService._open_app_process``), so every tab waited for a Python
-start-up and the game's imports. `TabService` takes its game from the server
-instead, one already waiting (`ttt_tui.tab_game`) when there is one,
-and sends it the tab's size; `web_environment` is the environment textual-serve
-gives a game (``AppService._build_environment``), without the size. No upstream
-report was found. Can go when ``AppService`` can be handed its process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-from asyncio.subprocess import Process
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 import aiohttp_jinja2
 import jinja2
@@ -61,15 +50,7 @@ from ttt_tui.compat import Private
 
 RELIES_ON = (
     Private("textual_serve.server.Server._make_app", "(self) -> 'web.Application'"),
-    Private("textual_serve.app_service.AppService.__init__", attributes=("_process", "_stdin")),
-    Private(
-        "textual_serve.app_service.AppService._open_app_process",
-        "(self, width: 'int' = 80, height: 'int' = 24) -> 'Process'",
-    ),
-    Private(
-        "textual_serve.app_service.AppService._build_environment",
-        "(self, width: 'int' = 80, height: 'int' = 24) -> 'dict[str, str]'",
-    ),
+    Private("textual_serve.app_service.AppService.__init__", attributes=("_process",)),
 )
 """What of textual-serve's this module depends on, as it was checked."""
 
@@ -159,45 +140,3 @@ def game_process(service: AppService) -> asyncio.subprocess.Process | None:
     """The game process of ``service``, once it has started."""
     process = getattr(service, "_process", None)
     return process if isinstance(process, asyncio.subprocess.Process) else None
-
-
-GameStarter = Callable[[], Awaitable[asyncio.subprocess.Process]]
-"""Gives a tab its game process: one waiting for a tab, or one started now."""
-
-
-class TabService(AppService):
-    """textual-serve's service for one tab, whose game process comes from ``game``: a
-    `ttt_tui.tab_game`, sent the tab's size as it is taken."""
-
-    def __init__(self, game: GameStarter, **options: Any) -> None:
-        super().__init__("", **options)
-        self._game = game
-
-    async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
-        process = await self._game()
-        assert process.stdin is not None, "a tab's game reads its input from a pipe"
-        process.stdin.write(f"{width} {height}\n".encode())
-        await process.stdin.drain()
-        self._process = process
-        self._stdin = process.stdin
-        return process
-
-
-def web_environment() -> dict[str, str]:
-    """The environment textual-serve runs a game in (its web driver, colours, frame
-    rate), without a size: a `TabService` sends its game the tab's."""
-
-    async def nothing(*_: object) -> None:
-        """Writes and closes nowhere: this service only builds an environment."""
-
-    service = AppService(
-        "",
-        write_bytes=nothing,
-        write_str=nothing,
-        close=nothing,
-        download_manager=None,  # type: ignore[arg-type]
-    )
-    environment = service._build_environment()
-    for name in ("COLUMNS", "ROWS"):
-        environment.pop(name, None)
-    return environment

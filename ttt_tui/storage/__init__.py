@@ -30,9 +30,6 @@ The modules, each importing only the ones before it:
     that the game never waits for the disk or for another ttt-tui.
 `ttt_tui.storage.crash`
     Crash reports, written beside the data files.
-`ttt_tui.storage.cache`
-    The cache directory, apart from the data: files ttt-tui can always make
-    again, kept to start faster.
 
 The settings themselves (`ttt_tui.play.settings`), the games (`ttt_tui.play.game`)
 and the results counted (`ttt_tui.play.results`) live below the storage, which owns

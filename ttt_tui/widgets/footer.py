@@ -1,12 +1,20 @@
 """The footer: the screen's keys, fitted to the terminal's width.
 
-One widget, drawn as Textual's ``Footer`` draws a widget a key (the same line, the
-same colours, the keys lit under the pointer and pressed by a click), for a
-fraction of what mounting, styling and drawing nine widgets cost as the first
-frame is made (docs/performance.md). It shows the screen's keys from the start
-and follows them whenever they change, whatever has the focus: Textual's footer
-stayed blank behind a dialog opened before the screen's bindings first changed,
-and kept an old width while the terminal had lost the focus.
+The game's own rather than Textual's ``Footer``, for what a player met with
+Textual's (8.2): it stays blank until its screen's bindings first change, so a
+dialog opened as the game started (a key typed at once) kept the game's footer
+empty behind it (Textualize/textual#4550 and #4565 are reports of the same
+kind); and it skips every rebuild while the app has lost the focus, so a
+terminal resized then kept the palette's key and cut "q Quit" until it was
+focused again (found by the real-terminal fuzz; no upstream report found).
+Mending either in a subclass of Textual's needs its private
+``Footer._bindings_ready``. This one shows the screen's keys from the start and
+follows them whenever they change, whatever has the focus, with every label
+whole at any width the game plays at (`fit`). It looks and answers as Textual's
+does (the theme's footer colours, keys lit under the pointer with their
+tooltips, a press on a key pressing it and on a disabled one ringing). Can go
+when Textual's footer shows its screen's keys on mount and rebuilds while the
+app is unfocused.
 """
 
 from __future__ import annotations

@@ -1,11 +1,16 @@
 """The top line: the command palette's icon, and the titles.
 
-One widget, drawn as Textual's ``Header`` draws its three (an icon, the title,
-the clock's space): the same line, at a quarter of the cost of mounting, styling
-and drawing four widgets as the first frame is made (docs/performance.md). The
-titles are read when the line is drawn, so it never looks for a part that has
-gone: Textual's header, watching them, crashed an app closed before its first
-frame (``NoMatches`` for its title; Textualize/textual PR #4817).
+The game's own rather than Textual's ``Header``, for what a player met with
+Textual's (8.2.8): it sets its title from a coroutine that the app may run
+while shutting down, after the title has gone, so a game quit before its first
+frame (``q`` at once, or a browser tab closed straight after opening) crashed
+with ``NoMatches`` for ``HeaderTitle`` (Textualize/textual PR #4817 catches it;
+not in 8.2.8). This one reads the titles when it draws, so it never looks for a
+part that has gone. It draws the line Textual's header draws (an icon, the
+titles centred, the clock's space), and its icon opens the palette; a click on
+the titles does nothing, where Textual's header grows to three lines and takes
+a row from the board. Can go when Textual's header survives a quit before its
+first frame.
 """
 
 from __future__ import annotations
