@@ -210,11 +210,6 @@ def quit_in_a_resize_storm(data: Path, seed: int) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="reads processes from /proc")
-def test_q_in_a_storm_of_resizes_ends_the_game_at_once(tmp_path: Path) -> None:
-    quit_in_a_resize_storm(tmp_path, seed=12)
-
-
 @pytest.mark.long
 @pytest.mark.skipif(sys.platform != "linux", reason="reads processes from /proc")
 def test_q_in_a_storm_of_resizes_forty_times(tmp_path: Path) -> None:

@@ -72,6 +72,7 @@ def test_a_game_killed_outright_is_offered_back_and_resumed_exactly(tmp_path: Pa
     assert kept["undo_used"] is True
 
 
+@pytest.mark.long
 def test_n_records_the_left_game_as_abandoned(tmp_path: Path) -> None:
     killed_mid_game(tmp_path)
     terminal = game_in_a_terminal(tmp_path, ready=QUESTION)
@@ -88,6 +89,7 @@ def test_n_records_the_left_game_as_abandoned(tmp_path: Path) -> None:
     assert left_games(tmp_path) == []
 
 
+@pytest.mark.long
 def test_two_launches_at_once_never_both_offer_the_game(tmp_path: Path) -> None:
     killed_mid_game(tmp_path)
     command = game_command("--ai-delay", "0", "--seed", "7")
