@@ -47,7 +47,7 @@ from textual import events
 from textual.command import CommandPalette
 from textual.geometry import Offset, Region
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, DataTable, OptionList, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, OptionList, Static
 from textual.worker import WorkerCancelled
 
 from tests.support import (
@@ -948,13 +948,17 @@ class Fuzzer:
                 await worker.wait()
 
     async def quit(self) -> None:
-        """Close any screen on top, then quit with q as a person would."""
+        """Close any screen on top, and the move box, then quit with q as a person would
+        (a q typed into the open box is text)."""
         for _ in range(8):
-            if self.app.screen is self.screen:
+            if self.app.screen is self.screen and not isinstance(self.app.focused, Input):
                 break
             await self.press("escape")
-        if self.app.screen is not self.screen:
-            raise self.violation(f"escape does not get back to the game from {self.app.screen}")
+        if self.app.screen is not self.screen or isinstance(self.app.focused, Input):
+            raise self.violation(
+                f"escape does not get back to the game from {self.app.screen},"
+                f" {self.app.focused} focused"
+            )
         self.check()
         size = "x".join(map(str, self.app.size))
         self.note(f"quit: press q at {size}, too small: {self.screen.has_class('-too-small')}")
