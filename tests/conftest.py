@@ -47,17 +47,18 @@ def _plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 LONGEST_FIRST = ("tests/ui/test_fuzz.py", "tests/terminal/test_fuzz.py", "tests/ui/test_races.py")
 
-REAL_TERMINAL = "tests/terminal/"
-"""The tests of the real program in a pseudo-terminal: each starts the game (and its
-search process) as a process of its own, so they run in the long run (``.ci/run``),
-all but the real-terminal fuzz's one short seed, which the default run keeps."""
+IN_PROCESSES = ("tests/terminal/", "tests/serve/test_serve.py", "tests/tools/")
+"""Tests that start the game (and its search process) as processes of their own: the
+real program in a pseudo-terminal, `ttt-tui serve` and its tabs' games, the benchmarks.
+They run in the long run (``.ci/run``), all but the real-terminal fuzz's one short seed,
+which the default run keeps. (The browser and load tests have switches of their own.)"""
 """Modules whose tests take the longest (tens of seconds each): started first, so that
 with xdist no worker is left running one of them alone at the end of the run."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Those modules first, in that order; the rest in collection order (the sort is
-    stable). The tests marked ``long``, and those in `REAL_TERMINAL`, are skipped unless
+    stable). The tests marked ``long``, and those `IN_PROCESSES`, are skipped unless
     ``TTT_LONG=1``."""
 
     def rank(item: pytest.Item) -> int:
@@ -67,7 +68,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=rank)
     for item in items:
         path = item.nodeid.split("::")[0]
-        if path.startswith(REAL_TERMINAL) and path != "tests/terminal/test_fuzz.py":
+        if path.startswith(IN_PROCESSES) and path != "tests/terminal/test_fuzz.py":
             item.add_marker(pytest.mark.long)
     if not LONG:
         skip = pytest.mark.skip(reason="a long run: set TTT_LONG=1 (.ci/run does)")
