@@ -131,6 +131,8 @@ TOO_SMALL_SIZE = re.compile(r"too small: (\d+)x(\d+)")
 DIALOG_EDGE = re.compile(r"╭─[^╭╮╰╯│]*╮|╰─[^╭╮╰╯│]*╯")
 """The top edge of a dialog's frame (its title in it, perhaps), or its bottom edge."""
 DIALOG_ROW = re.compile(r"│[^╭╮╰╯│]*\S[^╭╮╰╯│]*│")
+FRAMED_ROW = re.compile(r"│[^╭╮╰╯│]*│")
+"""A row of a dialog, blank or not, between its frame's two sides."""
 """A row of a dialog with something in it, from its left side to its right."""
 NARROW = 20
 """Columns under which no dialog shows a whole edge (the narrowest is 52 wide)."""
@@ -590,6 +592,13 @@ def recognise(lines: Sequence[str], size: tuple[int, int]) -> str | None:
             return "a dialog's corner"
         if height < SHORT and any(len(row) >= width // 2 for row in DIALOG_ROW.findall(line)):
             return "a dialog's middle"
+    # Below the minimum, where the game shows only its message: a dialog taller than the
+    # window (a question at the launch, or over the game), every line one of its rows.
+    rows = [FRAMED_ROW.search(line) for line in lines[:height]]
+    if rows and all(rows) and len({(row.start(), row.end()) for row in rows if row}) == 1:
+        first = rows[0]
+        if first is not None and first.end() - first.start() >= width // 2:
+            return "a dialog taller than the window"
     return None
 
 
@@ -993,6 +1002,11 @@ def test_recognise_wants_the_screen_for_this_size() -> None:
     # The reset question over the stats, both cropped to a short window.
     question = "╰─╰" + "─" * 50 + "╯───  "
     assert recognise([*[" " * 59] * 6, question], (59, 7)) == "a dialog"
+    # The question at a launch that found a game left unfinished, in a window 10 wide
+    # and 11 high (seed 14 at 2,500 events): only its middle rows show, wrapped.
+    middle = ["│      │", "│  fr  │", "│  om  │", "│      │▅▅", "│  13  │", "│  If  │"]
+    assert recognise([*middle, *middle[:5]], (10, 11)) == "a dialog taller than the window"
+    assert recognise([*middle[:3], "  13    ", *middle[:4]], (10, 11)) is None
     assert recognise([*[" " * 59] * 6, question.replace("╯", "─")], (59, 7)) is None
     stale = "│ Kept in /tmp/╰" + "─" * 42
     assert recognise([*[" " * 58] * 13, stale], (58, 14)) is None
