@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import signal
 import sys
@@ -213,33 +214,26 @@ def _written(name: str) -> Iterator[TextIO]:
     if path.is_dir():
         raise BadInput(f"{name} is a directory: give a file name to export to")
     if not _written_whole(name):  # a pipe, a device, a link: as it is
-        with _opened(path, "w", name) as stream:
+        with _opened(path, name) as stream:
             yield stream
         return
-    temp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    with _opened(temp, "x", name) as stream:
-        try:
+    from ttt_tui.storage.files import atomic_writer
+
+    try:
+        with atomic_writer(path) as raw:
+            stream = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
             yield stream
             stream.flush()
-            os.fsync(stream.fileno())
-        except BaseException:
-            stream.close()
-            with contextlib.suppress(OSError):
-                temp.unlink()
-            raise
-    try:
-        os.replace(temp, path)
+            stream.detach()  # the writer closes the file, having synced it
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            temp.unlink()
         raise BadInput(f"cannot write {name}: {exc.strerror or exc}") from None
 
 
 @contextlib.contextmanager
-def _opened(path: Path, mode: str, name: str) -> Iterator[TextIO]:
+def _opened(path: Path, name: str) -> Iterator[TextIO]:
     """``path`` open to write as text; `BadInput` naming the file as ``name``."""
     try:
-        stream = cast(TextIO, path.open(mode, encoding="utf-8", newline="\n"))
+        stream = cast(TextIO, path.open("w", encoding="utf-8", newline="\n"))
     except OSError as exc:
         raise BadInput(f"cannot write {name}: {exc.strerror or exc}") from None
     with stream:

@@ -10,18 +10,12 @@ import contextlib
 import os
 import re
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 STALE_TEMP_SECONDS = 3600.0
 """Age after which a temp file is removed even if its writer's pid looks alive."""
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
 
 
 def fsync_directory(directory: Path) -> None:
@@ -40,29 +34,36 @@ def fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so that a kill at any moment leaves old or new.
+@contextlib.contextmanager
+def atomic_writer(path: Path) -> Iterator[BinaryIO]:
+    """A stream whose content replaces ``path`` when the block ends, so that a kill at any
+    moment leaves the old file or the new one.
 
-    The data goes to a temporary file beside it (``.NAME.<pid>.<token>.tmp``),
-    which is flushed, fsynced and renamed over ``path``; then the directory is
-    fsynced. Raises `OSError` as the system does, removing the temporary file where it
-    can.
+    It writes to a temporary file beside ``path`` (``.NAME.<pid>.<token>.tmp``), which
+    is flushed, fsynced and renamed over ``path``; then the directory is fsynced. If
+    the block raises, ``path`` is left as it was. Raises `OSError` as the system does,
+    removing the temporary file where it can.
     """
     temp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     fd = os.open(temp, flags, 0o644)
     try:
-        try:
-            _write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        with os.fdopen(fd, "wb") as stream:
+            yield stream
+            stream.flush()
+            os.fsync(stream.fileno())
         os.replace(temp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
     fsync_directory(path.parent)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` through `atomic_writer`."""
+    with atomic_writer(path) as stream:
+        stream.write(data)
 
 
 def pid_alive(pid: int) -> bool:
