@@ -19,15 +19,18 @@ from textual.widget import Widget
 from tests.support import (
     SIZE,
     ScriptedAI,
+    app_exception,
     board_view,
     drag,
     make_app,
     play,
     play_a_game,
     score_total,
+    settle,
     start,
 )
 from ttt_tui.engine import Board, Cell, Player
+from ttt_tui.play.settings import BoardSize
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import GUTTER, BoardView, spans
 from ttt_tui.widgets.square import SquareLook, draw
@@ -274,3 +277,22 @@ async def test_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     x, o = drawn[Player.X], drawn[Player.O]
     assert x.strip() and o.strip()
     assert x != o
+
+
+async def test_the_pointer_over_a_square_of_a_bigger_board_leaves_a_smaller_one_whole() -> None:
+    """Hovering square 16 of 4x4, then 3x3 chosen, then the pointer leaving the board:
+    the square hovered was repainted on the new board, which has no square 16, and the
+    app crashed (IndexError; the long real-terminal fuzz, seed 14)."""
+    app = make_app(board=BoardSize.FOUR)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot)
+        board = screen.query_one(BoardView)
+        square = board.square_region(15)
+        assert await pilot.hover("#board", offset=(square.x + 1, square.y + 1))
+        screen.action_board(3)
+        await settle(pilot)
+        assert screen.session.game.board.n == 3
+        assert await pilot.hover("#sidebar")  # the pointer leaves the board
+        await settle(pilot)
+        assert app_exception(app) is None
+        assert app.is_running

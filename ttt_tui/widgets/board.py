@@ -263,8 +263,10 @@ class BoardView(ClickTargets[Cell], can_focus=True):
 
     def watch_state(self, old: BoardState, new: BoardState) -> None:
         if new.board.n != old.board.n:
-            # Another board: the cursor starts in the middle of it.
+            # Another board: the cursor starts in the middle of it, and the square the
+            # pointer was over was the old board's (repainting it crashed on a smaller one).
             self.set_reactive(BoardView.cursor, middle(new.board.n))
+            self._hover = None
             self._stop_typing()
         self._show()
         follow_focus(self)
