@@ -23,21 +23,30 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "ttt_tui"
 
 LAYERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+    ("proc", (), True),
     ("engine", (), True),
     ("play", ("engine",), True),
     ("teach", ("engine", "play"), True),
     ("storage", ("engine", "play"), True),
-    ("search", ("engine",), True),
-    ("bots", ("engine", "play", "teach"), True),
+    ("search", ("engine", "proc"), True),
+    ("bots", ("engine", "play", "teach", "proc"), True),
     ("compat", (), False),
     ("widgets", ("engine", "play", "teach", "compat"), False),
     (
         "screens",
-        ("engine", "play", "teach", "storage", "search", "bots", "compat", "widgets"),
+        ("engine", "play", "teach", "storage", "search", "bots", "proc", "compat", "widgets"),
         False,
     ),
-    ("app", ("engine", "play", "storage", "search", "bots", "compat", "widgets", "screens"), False),
-    ("commands", ("engine", "play", "teach", "storage", "bots", "compat", "app"), False),
+    (
+        "app",
+        ("engine", "play", "storage", "search", "bots", "proc", "compat", "widgets", "screens"),
+        False,
+    ),
+    (
+        "commands",
+        ("engine", "play", "teach", "storage", "bots", "proc", "compat", "app"),
+        False,
+    ),
     (
         "__main__",
         ("engine", "play", "storage", "commands"),

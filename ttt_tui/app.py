@@ -330,9 +330,9 @@ class TicTacToeApp(AppFixes[None]):
         ended = None if self.crashed or self.resume else self.session.close_game()
         if ended is not None:
             self.saver.record(ended)
-        self.searcher.close()
+        await self.searcher.close()
         if self.bot is not None:
-            self.bot.close()
+            await self.bot.close()
         self.last_words = await asyncio.to_thread(self.saver.close, QUIT_SECONDS)
 
     def _hung_up(self, loop: asyncio.AbstractEventLoop) -> None:

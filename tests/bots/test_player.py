@@ -13,10 +13,9 @@ from pathlib import Path
 import pytest
 
 from tests.support.terminal import ROOT, running
+from ttt_tui.bots.bot import BotUnusable, Failure, Reply, load_bot
 from ttt_tui.bots.player import PLAYS_3X3_ONLY, BotFailed, BotPlayer, failure
-from ttt_tui.bots.sandbox import BotUnusable, load_bot
 from ttt_tui.engine import Board
-from ttt_tui.teach.check import Answer, Problem
 
 EXAMPLES = ROOT / "examples" / "bots"
 
@@ -41,7 +40,7 @@ async def test_an_example_bot_answers_with_a_free_square(example: str) -> None:
         # X a1, O b2, X c1: O must block at b1, the only move that does not lose.
         assert await bot.choose_move(Board.parse("XOX.O....")) == 7
     finally:
-        bot.close()
+        await bot.close()
 
 
 async def test_a_command_bot_answers_in_the_line_protocol() -> None:
@@ -52,7 +51,7 @@ async def test_a_command_bot_answers_in_the_line_protocol() -> None:
     try:
         assert await bot.choose_move(Board.parse("XOX.O....")) == 7
     finally:
-        bot.close()
+        await bot.close()
 
 
 @pytest.mark.parametrize(
@@ -74,33 +73,47 @@ async def test_a_failing_bot_says_why_in_one_sentence(tmp_path: Path, body: str,
         with pytest.raises(BotFailed):
             await bot.choose_move(Board.parse("X........"))
     finally:
-        bot.close()
+        await bot.close()
 
 
 @pytest.mark.parametrize(
-    ("problem", "detail", "why"),
+    ("said", "why"),
     [
-        (Problem.ILLEGAL, "off the board: z9", "an illegal answer, off the board: z9"),
-        (Problem.ILLEGAL, "unreadable: 'nowhere'", "an illegal answer, unreadable: 'nowhere'"),
+        ("z9", "an illegal answer, off the board: z9"),
+        ("nowhere", "an illegal answer, unreadable: 'nowhere'"),
+    ],
+    ids=["off the board", "unreadable"],
+)
+async def test_an_answer_that_names_no_free_square_is_illegal(
+    tmp_path: Path, said: str, why: str
+) -> None:
+    bot = player_for(tmp_path, f"def choose_move(position):\n    return {said!r}\n")
+    try:
+        with pytest.raises(BotFailed) as failed:
+            await bot.choose_move(Board.empty(3))
+        assert str(failed.value) == why
+    finally:
+        await bot.close()
+
+
+@pytest.mark.parametrize(
+    ("detail", "why"),
+    [
         (
-            Problem.ERROR,
             "Traceback (most recent call last):\n  ...\nValueError: no move\n",
             "ValueError: no move",
         ),
         (
-            Problem.ERROR,
             "a warning on stderr\nit exited with status 3 without answering",
             "it exited with status 3 without answering",
         ),
-        (Problem.ERROR, "", "it failed"),
+        ("", "it failed"),
     ],
-    ids=["off the board", "unreadable", "traceback", "exits", "nothing said"],
+    ids=["traceback", "exits", "nothing said"],
 )
-def test_every_other_failure_is_its_detail_s_last_line(
-    problem: Problem, detail: str, why: str
-) -> None:
-    """As the sandbox words them (`tests/commands/test_check.py` runs such bots)."""
-    assert failure(Answer(Board.empty(3), problem=problem, detail=detail)) == why
+def test_every_other_failure_is_its_detail_s_last_line(detail: str, why: str) -> None:
+    """As `ttt_tui.bots.bot` words them (`tests/commands/test_check.py` runs such bots)."""
+    assert failure(Reply(Board.empty(3), failure=Failure.ERROR, detail=detail)) == why
 
 
 async def test_a_minimax_bot_is_not_asked_about_a_board_it_cannot_read() -> None:
@@ -112,7 +125,7 @@ async def test_a_minimax_bot_is_not_asked_about_a_board_it_cannot_read() -> None
             await bot.choose_move(Board.empty(4))
         assert str(failed.value) == PLAYS_3X3_ONLY.format(n=4)
     finally:
-        bot.close()
+        await bot.close()
 
 
 def test_a_bot_that_cannot_load_is_unusable(tmp_path: Path) -> None:
@@ -138,21 +151,23 @@ async def test_a_restarted_bot_reads_its_file_again(tmp_path: Path) -> None:
         bot.restart()
         assert await bot.choose_move(Board.empty(3)) == 4
     finally:
-        bot.close()
+        await bot.close()
 
 
 async def test_closing_stops_a_bot_that_is_still_answering(tmp_path: Path) -> None:
     """The game quits while the bot hangs: it is killed at once, not at its time limit,
     and nothing it started is left behind."""
     bot = player_for(tmp_path, "def choose_move(position):\n    while True: pass\n", timeout=30)
-    process = bot.bot.process
-    assert process is not None
     asking = asyncio.ensure_future(bot.choose_move(Board.empty(3)))
+    pid = None
+    while pid is None:
+        await asyncio.sleep(0.05)
+        pid = bot.bot.pid
     await asyncio.sleep(0.3)
     started = time.monotonic()
-    bot.close()
+    await bot.close()
     with pytest.raises(BotFailed):
         await asyncio.wait_for(asking, 5)
     assert time.monotonic() - started < 2
-    assert not running(process.pid)
-    assert bot.bot.process is None
+    assert not running(pid)
+    assert bot.bot.pid is None

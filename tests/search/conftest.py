@@ -15,4 +15,4 @@ async def searcher() -> AsyncIterator[SearchProcess]:
     process = SearchProcess()
     process.start()
     yield process
-    process.close()
+    await process.close()

@@ -96,7 +96,7 @@ async def test_a_killed_process_is_replaced_and_its_search_runs_again() -> None:
         assert restarts == [1]
         assert searcher.pid not in (None, first)
     finally:
-        searcher.close()
+        await searcher.close()
 
 
 async def test_a_search_that_kills_two_processes_fails_instead_of_hanging() -> None:
@@ -116,7 +116,7 @@ async def test_a_search_that_kills_two_processes_fails_instead_of_hanging() -> N
         # Later searches have a process again.
         assert await searcher.choose_move(Board.empty(), Difficulty.EASY, 1, None) in range(9)
     finally:
-        searcher.close()
+        await searcher.close()
 
 
 async def test_close_ends_the_process_and_the_searches_waiting() -> None:
@@ -128,7 +128,7 @@ async def test_close_ends_the_process_and_the_searches_waiting() -> None:
     await running(searcher, reports)
     pid = searcher.pid
     assert pid is not None
-    searcher.close()
+    await searcher.close()
     for pending in (task, waiting):
         with pytest.raises(asyncio.CancelledError):
             await pending

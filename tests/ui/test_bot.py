@@ -21,8 +21,8 @@ from tests.support import (
     until,
 )
 from tests.support.terminal import ROOT
+from ttt_tui.bots.bot import load_bot
 from ttt_tui.bots.player import BotPlayer
-from ttt_tui.bots.sandbox import load_bot
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.settings import BOT, Mode, Settings
 from ttt_tui.screens.confirm import ConfirmScreen
@@ -68,7 +68,7 @@ async def test_the_bot_plays_the_computer_s_moves_and_the_sidebar_names_it(
         # Its level is one of the palette's, beside the engine's.
         titles = [command.title for command in app.get_system_commands(app.screen)]
         assert "Difficulty: Your bot" in titles and "Difficulty: Hard" in titles
-    bot.close()
+    await bot.close()
 
 
 async def test_a_move_the_bot_does_not_give_is_told_once_and_hard_goes_on(
@@ -94,7 +94,7 @@ async def test_a_move_the_bot_does_not_give_is_told_once_and_hard_goes_on(
         assert ai.calls == [(Player.O, Difficulty.HARD)]
         assert selected(pilot, "#difficulty") == "Hard"
         assert screen.session.settings.difficulty is Difficulty.HARD
-    bot.close()
+    await bot.close()
 
 
 async def test_try_again_runs_the_bot_as_the_learner_has_fixed_it(bot_file: Path) -> None:
@@ -110,7 +110,7 @@ async def test_try_again_runs_the_bot_as_the_learner_has_fixed_it(bot_file: Path
         await until(pilot, lambda: marks(screen) == "....X...O", "the fixed bot's move")
         assert not isinstance(app.screen, ConfirmScreen)
         assert screen.session.game.levels == [None, BOT]
-    bot.close()
+    await bot.close()
 
 
 async def test_in_ai_vs_ai_the_bot_meets_hard(bot_file: Path) -> None:
@@ -128,7 +128,7 @@ async def test_in_ai_vs_ai_the_bot_meets_hard(bot_file: Path) -> None:
         await until(pilot, lambda: screen.session.game.is_over, "the game's end")
         levels = screen.session.game.levels
         assert set(levels[0::2]) == {BOT} and set(levels[1::2]) == {Difficulty.HARD}
-    bot.close()
+    await bot.close()
 
 
 async def test_without_a_bot_nothing_offers_it() -> None:
@@ -153,4 +153,4 @@ async def test_the_offer_waits_for_a_screen_over_the_game_to_close(bot_file: Pat
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
-    bot.close()
+    await bot.close()

@@ -1,7 +1,7 @@
 """`ttt-tui check`: a learner's bot asked about every position (3x3) or a seeded sample
 (4x4, 5x5), each answer graded against the proven engine (`ttt_tui.teach.check`).
 
-The bot always runs in a process of its own (`ttt_tui.bots.sandbox`), with a time
+The bot always runs in a process of its own (`ttt_tui.bots.bot`), with a time
 limit on every answer, so nothing it does can stop the check.
 """
 
@@ -12,29 +12,45 @@ import json
 import sys
 from typing import TextIO
 
-from ttt_tui.bots.sandbox import MINIMAX_IS_3X3, BotUnusable, load_bot
+from ttt_tui.bots.bot import MINIMAX_IS_3X3, Bot, BotUnusable, Failure, Reply, load_bot
 from ttt_tui.engine import analyze
-from ttt_tui.teach.check import Report, Side, positions_for
+from ttt_tui.proc.child import Blocking
+from ttt_tui.teach.check import Answer, Problem, Report, Side, judged, positions_for
+
+PROBLEMS = {Failure.TIMEOUT: Problem.TIMEOUT, Failure.ERROR: Problem.ERROR}
+"""How a bot's failure to answer counts in the report."""
 
 DEFAULT_POSITIONS = 200
 """Positions sampled on 4x4 and 5x5 unless told otherwise."""
 
 
+def answer_of(reply: Reply, bot: Bot) -> Answer:
+    """The bot's reply as the report grades it."""
+    if reply.failure is not None:
+        return Answer(reply.board, problem=PROBLEMS[reply.failure], detail=reply.detail)
+    return judged(reply.board, bot.kind, reply.said, changed_board=reply.changed_board)
+
+
 def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Check the bot, write the report; the exit status."""
+    with Blocking() as loop:
+        return _check(args, out, err, loop)
+
+
+def _check(args: argparse.Namespace, out: TextIO, err: TextIO, loop: Blocking) -> int:
     n = 3 if args.board is None else args.board.n
     side = Side(args.side)
     bot = load_bot(args.bot, args.cmd, args.timeout, option="--cmd")
-    bot.start()
+    loop.run(bot.start())
     if not bot.can_play(n):
-        bot.stop()
+        loop.run(bot.stop())
         raise BotUnusable(f"{MINIMAX_IS_3X3}: use choose_move(position) on 4x4 and 5x5")
     boards = list(positions_for(n, side, args.positions))
     report = Report(n, len(boards))
     shown = err.isatty()
     try:
         for done, board in enumerate(boards, start=1):
-            answer = bot.ask(board)
+            answer = answer_of(loop.run(bot.ask(board)), bot)
             report.add(answer, analyze(board) if answer.cell is not None else None)
             if shown and (done % 25 == 0 or done == len(boards)):
                 filled = done * 30 // len(boards)
@@ -43,7 +59,7 @@ def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except KeyboardInterrupt:
         report.interrupted = True
     finally:
-        bot.stop()
+        loop.run(bot.stop())
         if shown:
             err.write("\n")
     if args.json:

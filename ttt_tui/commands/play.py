@@ -60,8 +60,8 @@ def main(args: argparse.Namespace) -> int:
     """Run the game with saved settings, overridden by any given on the command line."""
     bot = None
     if args.bot_file is not None or args.bot_cmd is not None:
+        from ttt_tui.bots.bot import BotUnusable, load_bot
         from ttt_tui.bots.player import BotPlayer
-        from ttt_tui.bots.sandbox import BotUnusable, load_bot
 
         try:
             bot = BotPlayer(
@@ -71,11 +71,7 @@ def main(args: argparse.Namespace) -> int:
         except BotUnusable as exc:
             print(f"ttt-tui: {exc}", file=sys.stderr)
             return 2
-    try:
-        return _play(args, bot)
-    finally:
-        if bot is not None:
-            bot.close()
+    return _play(args, bot)
 
 
 def _play(args: argparse.Namespace, bot: BotPlayer | None) -> int:

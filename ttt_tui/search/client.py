@@ -28,9 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import pickle
 import random
-import subprocess
 import sys
 import threading
 from collections.abc import Callable
@@ -48,14 +46,13 @@ from ttt_tui.engine import (
     analyze,
     choose_move,
 )
+from ttt_tui.proc.child import Child, ChildEnded
+from ttt_tui.proc.frames import PICKLES
 from ttt_tui.search.worker import ANALYSIS, COUNT, MOVE, Job, Reply
 
 if TYPE_CHECKING:
     # The explorer's counts: loaded when it first counts, not with every game.
     from ttt_tui.engine.minimax import Count, CountProgress, CountProgressCallback, Search
-
-STOP_SECONDS = 1.0
-"""How long `SearchProcess.close` waits for the process to end before it is killed."""
 
 MoveChooser = Callable[[Board, Difficulty, random.Random, CancelCheck | None], Cell]
 """Picks the computer's move: `choose_move`, or a test's scripted computer."""
@@ -107,7 +104,7 @@ class Searcher(Protocol):
         """Get ready to search; call from the event loop."""
         ...
 
-    def close(self) -> None:
+    async def close(self) -> None:
         """Stop every search and let go of what runs them."""
         ...
 
@@ -180,7 +177,7 @@ class ThreadSearcher:
     def start(self) -> None:
         """Nothing to start: threads are taken from the event loop's executor."""
 
-    def close(self) -> None:
+    async def close(self) -> None:
         """Nothing to let go of: a thread whose search was stopped ends by itself."""
 
 
@@ -209,9 +206,9 @@ class SearchProcess:
     def __init__(self, on_restart: Callable[[], None] = lambda: None) -> None:
         self.on_restart = on_restart
         """Told when a dead search process was replaced."""
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._process: subprocess.Popen[bytes] | None = None
-        self._generation = 0
+        self._child: Child | None = None
+        """The process, once started and until it dies."""
+        self._serving: asyncio.Task[None] | None = None
         self._next_rid = 0
         self._queue: list[_Pending] = []
         self._running: _Pending | None = None
@@ -220,62 +217,49 @@ class SearchProcess:
     @property
     def pid(self) -> int | None:
         """The search process's id, while it runs."""
-        return None if self._process is None else self._process.pid
+        return None if self._child is None else self._child.pid
 
     def start(self) -> None:
         """Start the search process, if it is not running; call from the event loop."""
-        self._loop = asyncio.get_running_loop()
-        if self._process is None and not self._closed:
-            self._spawn()
+        if self._serving is None and not self._closed:
+            self._serving = asyncio.get_running_loop().create_task(self._serve())
 
-    def _spawn(self) -> None:
-        # The process finds this copy of ttt-tui, installed or not, and writes
-        # nothing to the terminal, which belongs to the app; in a session of its
-        # own, the terminal's ^C does not reach it either.
+    async def _serve(self) -> None:
+        """Run the process and pass on its replies; start another each time one dies."""
+        # The process finds this copy of ttt-tui, installed or not.
         package_root = str(Path(__file__).resolve().parents[2])
         path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
-        process = subprocess.Popen(
-            [sys.executable, "-m", "ttt_tui.search.worker"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "PYTHONPATH": path},
-            start_new_session=True,
-        )
-        self._process = process
-        self._generation += 1
-        reader = threading.Thread(
-            target=self._read,
-            args=(process, self._generation),
-            name="ttt-tui search replies",
-            daemon=True,
-        )
-        reader.start()
-
-    def _read(self, process: subprocess.Popen[bytes], generation: int) -> None:
-        """Pass each reply to the event loop; tell it when the process has gone."""
-        loop = self._loop
-        assert loop is not None and process.stdout is not None
-        while True:
+        command = [sys.executable, "-m", "ttt_tui.search.worker"]
+        while not self._closed:
+            child = Child(command, PICKLES, env={**os.environ, "PYTHONPATH": path})
             try:
-                reply = pickle.load(process.stdout)
-            except (EOFError, OSError, pickle.UnpicklingError):
-                with contextlib.suppress(RuntimeError):  # the loop has closed
-                    loop.call_soon_threadsafe(self._gone, generation)
+                await child.start()
+            except OSError as exc:
+                self._fail_all(SearchFailed(f"the search process could not start: {exc}"))
+                self._serving = None
                 return
-            try:
-                loop.call_soon_threadsafe(self._reply, generation, reply)
-            except RuntimeError:
-                return
+            self._child = child
+            self._pump()
+            with contextlib.suppress(ChildEnded):
+                while True:
+                    self._reply(await child.receive())
+            self._child = None
+            child.kill()
+            if not self._closed:
+                self._died(child.stderr)
 
-    def _send(self, message: tuple[str, Any] | None) -> None:
-        """Write to the process; if it has gone, `_gone` deals with that."""
-        process = self._process
-        if process is None or process.stdin is None:
-            return
-        with contextlib.suppress(OSError, ValueError):
-            pickle.dump(message, process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
-            process.stdin.flush()
+    def _fail_all(self, error: Exception) -> None:
+        for pending in [*self._queue, *([self._running] if self._running else [])]:
+            if not pending.future.done():
+                pending.future.set_exception(error)
+        self._queue.clear()
+        self._running = None
+
+    def _send(self, message: tuple[str, Any]) -> None:
+        """Write to the process; if it has gone, `_serve` deals with that."""
+        if self._child is not None:
+            with contextlib.suppress(ChildEnded):
+                self._child.send(message)
 
     # Asking for searches.
 
@@ -309,8 +293,7 @@ class SearchProcess:
         search: str = "",
     ) -> Any:
         loop = asyncio.get_running_loop()
-        if self._loop is None:
-            self.start()
+        self.start()
         job = Job(0, kind, board, difficulty, seed, search)  # named when it starts
         pending = _Pending(job, loop.create_future(), progress)
         self._queue.append(pending)
@@ -331,7 +314,7 @@ class SearchProcess:
     def _pump(self) -> None:
         """Start the next job if none runs (the most urgent, `PRIORITY`, and the oldest
         of those); interrupt a running job for a more urgent one."""
-        if self._closed or self._process is None:
+        if self._closed or self._child is None:
             return
         running = self._running
         if running is not None:
@@ -355,10 +338,10 @@ class SearchProcess:
 
     # Replies, in the event loop.
 
-    def _reply(self, generation: int, reply: Reply) -> None:
+    def _reply(self, reply: Reply) -> None:
         kind, rid, payload = reply
         running = self._running
-        if generation != self._generation or running is None or running.job.rid != rid:
+        if running is None or running.job.rid != rid:
             return
         if kind == "progress":
             if running.progress is not None and not running.future.done():
@@ -375,41 +358,30 @@ class SearchProcess:
                 running.future.set_exception(SearchFailed(payload))
         self._pump()
 
-    def _gone(self, generation: int) -> None:
-        """The process died: start another and run its job again, once."""
-        if generation != self._generation or self._closed:
-            return
-        if self._process is not None:
-            self._process.wait()
-        self._process = None
+    def _died(self, stderr: str) -> None:
+        """The process died: its job runs again in the next one, once."""
         running, self._running = self._running, None
         if running is not None and not running.future.done():
             running.deaths += 1
             if running.deaths >= 2:
+                said = f": {stderr.strip().splitlines()[-1]}" if stderr.strip() else ""
                 running.future.set_exception(
-                    SearchProcessDied(f"the search process died twice running {running.job}")
+                    SearchProcessDied(f"the search process died twice running {running.job}{said}")
                 )
             else:
                 self._queue.insert(0, running)
-        self._spawn()
         self.on_restart()
-        self._pump()
 
-    def close(self) -> None:
-        """Stop the running search and the process; cancel every job still waiting."""
+    async def close(self) -> None:
+        """Stop the running search and the process, and wait for it to end; cancel
+        every job still waiting."""
         self._closed = True
         for pending in [*self._queue, *([self._running] if self._running else [])]:
             pending.future.cancel()
         self._queue.clear()
         self._running = None
-        process, self._process = self._process, None
-        if process is None:
-            return
-        if process.stdin is not None:
-            with contextlib.suppress(OSError, ValueError):
-                process.stdin.close()  # the process gives up its search and ends
-        try:
-            process.wait(STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        child, self._child = self._child, None
+        if self._serving is not None:
+            self._serving.cancel()
+        if child is not None:
+            await child.stop()

@@ -1,18 +1,17 @@
 """The search process: ``python -m ttt_tui.search.worker``, started by `SearchProcess`.
 
 It reads jobs from standard input and writes replies to standard output, each a
-pickled tuple, and runs one search at a time with the engine. A thread of its
-own reads what the app sends while a search runs, so a request to give the
-search up is seen within a few milliseconds: the search asks `cancelled` every
-few hundred positions. When its standard input closes (the app has gone), it
-gives up what it was doing and ends.
+tuple in a `ttt_tui.proc.frames.PICKLES` frame, and runs one search at a time
+with the engine. A thread of its own reads what the app sends while a search
+runs, so a request to give the search up is seen within a few milliseconds: the
+search asks `cancelled` every few hundred positions. When its standard input
+closes (the app has gone), it gives up what it was doing and ends.
 
-Only the engine is imported here, so the process starts quickly.
+Only the engine and the framing are imported here, so the process starts quickly.
 """
 
 from __future__ import annotations
 
-import pickle
 import queue
 import random
 import signal
@@ -31,6 +30,7 @@ from ttt_tui.engine import (
     analyze,
     choose_move,
 )
+from ttt_tui.proc.frames import read_pickle, write_pickle
 
 PROGRESS_SECONDS = 0.1
 """Least time between two progress reports sent to the app."""
@@ -79,8 +79,8 @@ class Listener:
     def run(self) -> None:
         while True:
             try:
-                message = pickle.load(self.source)
-            except (EOFError, OSError, pickle.UnpicklingError):
+                message = read_pickle(self.source)
+            except Exception:  # ended, or unreadable: either way the app is gone
                 message = None
             if message is None:
                 self.gone = True
@@ -136,8 +136,7 @@ def main() -> int:
     threading.Thread(target=listener.run, name="ttt-tui jobs", daemon=True).start()
 
     def send(reply: Reply) -> None:
-        pickle.dump(reply, sink, protocol=pickle.HIGHEST_PROTOCOL)
-        sink.flush()
+        write_pickle(sink, reply)
 
     while True:
         job = listener.jobs.get()

@@ -337,6 +337,14 @@ def read_answer(board: Board, kind: str, answer: Any) -> tuple[Cell | None, str]
     return found, ""
 
 
+def judged(board: Board, kind: str, said: Any, *, changed_board: bool = False) -> Answer:
+    """A bot's answer, as it said it, read as a square (`read_answer`): legal or not."""
+    cell, why = read_answer(board, kind, said)
+    if cell is None:
+        return Answer(board, problem=Problem.ILLEGAL, detail=why, changed_board=changed_board)
+    return Answer(board, cell=cell, changed_board=changed_board)
+
+
 def positions_for(n: int, side: Side, count: int) -> Iterator[Board]:
     """The positions to ask about on an ``n`` x ``n`` board."""
     if n == 3:

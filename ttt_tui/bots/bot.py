@@ -1,0 +1,204 @@
+"""A learner's bot in a process of its own (`Bot`), for `ttt-tui check` and the game.
+
+A Python file runs under `ttt_tui.bots.host`; any other program speaks the line
+protocol (a position a line in, a square a line out). Both run as a
+`ttt_tui.proc.child.Child`. `Bot.ask` gives the bot's reply as the bot gave it
+(`Reply`): what it means, and whether it is any good, is for its caller to say.
+Every answer has a time limit; a bot that hangs, crashes or exits is killed if
+need be and started again for the next position, so nothing it does can stop
+ttt-tui.
+
+No UI imports.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ttt_tui.engine import Board
+from ttt_tui.proc.child import Child, ChildEnded
+from ttt_tui.proc.frames import LINES
+
+DEFAULT_TIMEOUT = 2.0
+"""Seconds a bot has for each answer unless told otherwise."""
+
+START_SECONDS = 10.0
+"""Seconds a Python bot has to load (import its file) before it counts as broken."""
+
+MINIMAX_IS_3X3 = "minimax(board) is CS50's 3x3 convention"
+"""Why a ``minimax(board)`` bot plays no bigger board."""
+
+
+class BotUnusable(Exception):
+    """The bot cannot be loaded at all; the message says why."""
+
+
+class Failure(enum.Enum):
+    """Why a bot gave no answer to a position."""
+
+    TIMEOUT = "timeout"
+    """It did not answer in time (and was stopped)."""
+    ERROR = "error"
+    """It raised, exited, or replied with what is no reply."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What a bot did with one position, as it did it."""
+
+    board: Board
+    said: Any = None
+    """Its answer as it gave it: a ``[row, col]`` pair, a number or a name from a
+    Python file, the line a command wrote; None when it failed."""
+    failure: Failure | None = None
+    detail: str = ""
+    """For a failure: what happened (the traceback, its standard error, its exit)."""
+    changed_board: bool = False
+    """Whether it wrote on the board it was given (a Python file's ``minimax``)."""
+
+
+class Bot:
+    """A bot in a process of its own, started again whenever it dies or hangs.
+
+    Its coroutines are called one at a time, from one event loop.
+    """
+
+    def __init__(self, command: list[str], timeout: float, *, hosted: bool) -> None:
+        self.command = command
+        self.timeout = timeout
+        self.hosted = hosted
+        """Whether it is a Python file under `ttt_tui.bots.host`, which answers
+        in JSON; else a command answering squares."""
+        self.kind = "command"
+        """``minimax`` or ``choose_move`` for a Python file (as it says once loaded),
+        ``command`` for a command."""
+        self._child: Child | None = None
+        self._answered = 0
+        """Positions the running process has answered."""
+
+    def can_play(self, n: int) -> bool:
+        """Whether the bot's convention has a board of ``n`` squares a side: CS50's
+        ``minimax(board)`` is 3x3's alone (`MINIMAX_IS_3X3`)."""
+        return self.kind != "minimax" or n == 3
+
+    @property
+    def pid(self) -> int | None:
+        """The bot's process id, while it runs."""
+        return None if self._child is None else self._child.pid
+
+    async def start(self) -> None:
+        """Start the bot; `BotUnusable` if it cannot run, or a Python one does not
+        say it loaded."""
+        await self.stop()
+        child = Child(self.command, LINES)
+        try:
+            await child.start()
+        except OSError as exc:
+            raise BotUnusable(f"{self.command[0]}: {exc.strerror or exc}") from None
+        self._child, self._answered = child, 0
+        if not self.hosted:
+            return
+        try:
+            message = _json(await child.receive(max(START_SECONDS, self.timeout)))
+        except (TimeoutError, ChildEnded):
+            message = None
+        if message is None or "ready" not in message:
+            await child.wait(1.0)
+            reason = (message or {}).get("fatal") or child.stderr.strip() or "it did not start"
+            await self.stop()
+            raise BotUnusable(str(reason).strip().splitlines()[-1])
+        self.kind = str(message["ready"])
+
+    async def stop(self) -> None:
+        """Kill the bot and everything it started."""
+        child, self._child = self._child, None
+        if child is not None:
+            await child.stop()
+
+    def kill(self) -> None:
+        """Kill the bot and everything it started, at once: an answer awaited ends
+        as the bot's death."""
+        if self._child is not None:
+            self._child.kill()
+
+    async def ask(self, board: Board) -> Reply:
+        """The bot's reply for ``board``, whatever it does. A process that answered
+        before and then ended without answering this one (a program that answers
+        once and exits) is started again and asked afresh."""
+        if self._child is None or not self._child.running:
+            await self.start()
+        answered_before = self._answered > 0
+        reply, ended = await self._ask(board)
+        if answered_before and ended:
+            await self.start()
+            reply, ended = await self._ask(board)
+        return reply
+
+    async def _ask(self, board: Board) -> tuple[Reply, bool]:
+        """The reply, and whether the bot's output ended without one."""
+        child = self._child
+        assert child is not None
+        try:
+            child.send(board)
+            line = await child.receive(self.timeout)
+        except ChildEnded:
+            return await self._died(board, child), True
+        except TimeoutError:
+            await self.stop()
+            late = f"no answer in {self.timeout:g} s"
+            return Reply(board, failure=Failure.TIMEOUT, detail=late), False
+        self._answered += 1
+        if not self.hosted:
+            return Reply(board, said=line.strip()), False
+        message = _json(line)
+        if message is None:
+            return Reply(board, failure=Failure.ERROR, detail=f"unreadable reply {line!r}"), False
+        if "error" in message:
+            return Reply(board, failure=Failure.ERROR, detail=str(message["error"])), False
+        changed = bool(message.get("changed"))
+        return Reply(board, said=message.get("answer"), changed_board=changed), False
+
+    async def _died(self, board: Board, child: Child) -> Reply:
+        """The bot ended without answering: its exit status and what it wrote on
+        standard error."""
+        status = await child.wait(1.0)
+        ended = "it ended" if status is None else f"it exited with status {status}"
+        detail = "\n".join(filter(None, [child.stderr.strip(), f"{ended} without answering"]))
+        await self.stop()
+        return Reply(board, failure=Failure.ERROR, detail=detail)
+
+
+def _json(line: str | None) -> dict[str, Any] | None:
+    if line is None:
+        return None
+    try:
+        found = json.loads(line)
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def load_bot(
+    file: str | None, command: str | None, timeout: float = DEFAULT_TIMEOUT, *, option: str
+) -> Bot:
+    """The bot in a Python ``file`` or run by a shell ``command`` (one of the two),
+    not yet started; raises `BotUnusable` when neither or both are given, or there
+    is no such file. ``option`` is the command line's name for the command."""
+    if command is not None:
+        if file is not None:
+            raise BotUnusable(f"give a BOT file or {option}, not both")
+        return Bot(["/bin/sh", "-c", command], timeout, hosted=False)
+    if file is None:
+        raise BotUnusable(
+            f"give a BOT file (a Python file with minimax or choose_move) or {option}"
+        )
+    path = Path(file)
+    if not path.is_file():
+        raise BotUnusable(f"{file}: no such file")
+    host = [sys.executable, "-m", "ttt_tui.bots.host", str(path.resolve())]
+    return Bot(host, timeout, hosted=True)
