@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.engine.reference import Result, rank
 from ttt_tui.engine import (
     Board,
     Difficulty,
@@ -35,9 +36,6 @@ if TYPE_CHECKING:
     from _typeshed import SupportsLenAndGetItem
 
 T = TypeVar("T")
-
-Result = tuple[str, int]
-"""An outcome for the side to move ("win", "draw" or "loss") and plies to the end."""
 
 
 def won(cells: str, mark: str) -> bool:
@@ -63,16 +61,6 @@ def place(cells: str, cell: int, mark: str) -> str:
 def empties(cells: str) -> list[int]:
     """The empty cells, ascending."""
     return [i for i, char in enumerate(cells) if char == "."]
-
-
-def rank(result: Result) -> tuple[int, int]:
-    """Order results for the side to move: fast wins first, then draws, then slow losses."""
-    outcome, plies = result
-    if outcome == "win":
-        return (2, -plies)
-    if outcome == "draw":
-        return (1, 0)
-    return (0, plies)
 
 
 @functools.cache

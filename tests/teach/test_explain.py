@@ -18,6 +18,7 @@ from ttt_tui.engine import (
     analyze,
     cells_of,
     coordinate,
+    rank,
     search,
     solver,
 )
@@ -32,7 +33,6 @@ from ttt_tui.teach.explain import (
     guarantee,
     guarantee_lines,
     pick,
-    rank,
     rough,
     shortened,
     step_words,

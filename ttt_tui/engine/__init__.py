@@ -26,6 +26,7 @@ from ttt_tui.engine.search import (
     analyze,
     choose_move,
     evaluate,
+    rank,
 )
 
 __all__ = [
@@ -51,5 +52,6 @@ __all__ = [
     "coordinate",
     "evaluate",
     "mover_of",
+    "rank",
     "read_square",
 ]

@@ -338,7 +338,7 @@ _UNKNOWN = 1_000
 """Stands in for an unknown length when ranking: longer than any real game."""
 
 
-def _rank(verdict: Verdict) -> tuple[int, int]:
+def rank(verdict: Verdict) -> tuple[int, int]:
     """Orders verdicts for the side to move: quick wins, draws, slow losses.
 
     A win of unknown length ranks after every win of known length, a loss of
@@ -579,7 +579,7 @@ def analyze(
                     solver, run, me, opp, cell, value.outcome, False, holds
                 )
             moves[cell] = verdict
-            if run.best is None or _rank(verdict) > _rank(moves[run.best]):
+            if run.best is None or rank(verdict) > rank(moves[run.best]):
                 run.best = cell
                 # "Proven" means playing it keeps the position's outcome.
                 run.proven = verdict.outcome is value.outcome
@@ -598,8 +598,8 @@ def _assemble(
     """An `Analysis` whose best moves are those whose verdict reaches the top rank."""
     if not moves:
         return Analysis(board, value, {}, (), complete, nodes)
-    top = max(_rank(v) for v in moves.values())
-    best = tuple(c for c in sorted(moves) if _rank(moves[c]) == top)
+    top = max(rank(v) for v in moves.values())
+    best = tuple(c for c in sorted(moves) if rank(moves[c]) == top)
     if complete and value.plies is None and moves[best[0]].plies is not None:
         # The position's length is its best move's, when that one is known.
         value = moves[best[0]]

@@ -35,6 +35,7 @@ from ttt_tui.engine import (
     Verdict,
     cells_of,
     coordinate,
+    rank,
 )
 from ttt_tui.engine.minimax import (
     INFINITY,
@@ -141,21 +142,6 @@ def tactic(board: Board, cell: Cell) -> Tactic:
 
 
 # Values ------------------------------------------------------------------------------------
-
-_UNKNOWN = 1_000
-
-
-def rank(verdict: Verdict) -> tuple[int, int]:
-    """Orders verdicts for the side they belong to: quick wins, draws, slow losses.
-
-    An unknown length (5x5) ranks as the slowest win or the quickest loss.
-    """
-    plies = _UNKNOWN if verdict.plies is None else verdict.plies
-    if verdict.outcome is Outcome.WIN:
-        return (2, -plies)
-    if verdict.outcome is Outcome.DRAW:
-        return (1, 0)
-    return (0, plies)
 
 
 def at_least(verdict: Verdict, promised: Verdict) -> bool:

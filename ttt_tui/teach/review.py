@@ -31,6 +31,7 @@ from ttt_tui.engine import (
     cells_of,
     coordinate,
     mover_of,
+    rank,
     read_square,
 )
 from ttt_tui.engine.board import UNKNOWN
@@ -38,7 +39,6 @@ from ttt_tui.teach.explain import (
     Analyzer,
     line_name,
     pick,
-    rank,
     squares,
     tactic,
     threatened_lines,
