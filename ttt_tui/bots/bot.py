@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -183,6 +184,13 @@ def _json(line: str | None) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
+def shell(command: str) -> list[str]:
+    """How the system's shell runs ``command``: ``sh -c``, or ``cmd /c`` on Windows."""
+    if os.name == "nt":
+        return [os.environ.get("COMSPEC", "cmd.exe"), "/c", command]
+    return ["/bin/sh", "-c", command]
+
+
 def load_bot(
     file: str | None, command: str | None, timeout: float = DEFAULT_TIMEOUT, *, option: str
 ) -> Bot:
@@ -192,7 +200,7 @@ def load_bot(
     if command is not None:
         if file is not None:
             raise BotUnusable(f"give a BOT file or {option}, not both")
-        return Bot(["/bin/sh", "-c", command], timeout, hosted=False)
+        return Bot(shell(command), timeout, hosted=False)
     if file is None:
         raise BotUnusable(
             f"give a BOT file (a Python file with minimax or choose_move) or {option}"
