@@ -50,6 +50,15 @@ class _Protocol(asyncio.SubprocessProtocol):
         self.exited: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._out = bytearray()
         self._err = bytearray()
+        self._transport: asyncio.BaseTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._transport = transport
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        # The child has exited and its pipes have ended: closing reaps nothing twice.
+        if self._transport is not None:
+            self._transport.close()
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         if fd == 2:
@@ -199,18 +208,18 @@ class Child:
         return await self.wait(5.0)
 
     def kill(self) -> None:
-        """Kill the child and every process in its group, at once, and let go of its pipes."""
+        """Kill the child and every process in its group, at once. Only a signal: the
+        child is reaped, and its pipes let go, by the event loop (`asyncio` alone
+        may wait for it, or its watcher warns of an unknown child)."""
         transport = self._transport
         if transport is None:
             return
-        pid = transport.get_pid()
         if os.name == "posix":
             with contextlib.suppress(OSError):
-                os.killpg(pid, signal.SIGKILL)
-        with contextlib.suppress(OSError, RuntimeError):  # RuntimeError: the loop has closed
-            transport.kill()
-        with contextlib.suppress(RuntimeError):
-            transport.close()
+                os.killpg(transport.get_pid(), signal.SIGKILL)
+        else:
+            with contextlib.suppress(OSError, RuntimeError):
+                transport.kill()
         if self._protocol is not None:
             self._protocol.end()
 

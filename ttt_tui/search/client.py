@@ -230,6 +230,7 @@ class SearchProcess:
         package_root = str(Path(__file__).resolve().parents[2])
         path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
         command = [sys.executable, "-m", "ttt_tui.search.worker"]
+        replacing = False
         while not self._closed:
             child = Child(command, PICKLES, env={**os.environ, "PYTHONPATH": path})
             try:
@@ -239,6 +240,8 @@ class SearchProcess:
                 self._serving = None
                 return
             self._child = child
+            if replacing:
+                self.on_restart()
             self._pump()
             with contextlib.suppress(ChildEnded):
                 while True:
@@ -247,6 +250,7 @@ class SearchProcess:
             child.kill()
             if not self._closed:
                 self._died(child.stderr)
+                replacing = True
 
     def _fail_all(self, error: Exception) -> None:
         for pending in [*self._queue, *([self._running] if self._running else [])]:
@@ -370,7 +374,6 @@ class SearchProcess:
                 )
             else:
                 self._queue.insert(0, running)
-        self.on_restart()
 
     async def close(self) -> None:
         """Stop the running search and the process, and wait for it to end; cancel
