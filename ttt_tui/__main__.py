@@ -6,13 +6,12 @@ import argparse
 import enum
 import importlib.util
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from ttt_tui import __version__
-from ttt_tui.commands import games
+from ttt_tui.commands import BOARD_METAVAR, board_size, bounded, games
 from ttt_tui.commands.play import SCREEN_READER_ENV
 from ttt_tui.engine import Difficulty, Player
-from ttt_tui.play.settings import BoardSize
 from ttt_tui.storage import DATA_DIR_ENV, default_data_dir
 
 DEFAULT_AI_DELAY = 0.45
@@ -21,27 +20,8 @@ DEFAULT_AI_DELAY = 0.45
 DEFAULT_MAX_GAMES = 16
 """Games `ttt-tui serve` runs at once unless told otherwise (each is a process)."""
 
-
-def _ai_delay(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"expected 0 to 10 seconds, got {text}")
-    return value
-
-
-def _timeout(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 < value <= 600:
-        raise argparse.ArgumentTypeError(
-            f"expected more than 0 and at most 600 seconds, got {text}"
-        )
-    return value
+answer_seconds = bounded(float, 0, 600, "a number of seconds", low_excluded=True)
+"""Reads the time a bot has for each answer (check's ``--timeout``, ``--bot-timeout``)."""
 
 
 def _mark(text: str) -> Player:
@@ -51,57 +31,11 @@ def _mark(text: str) -> Player:
         raise argparse.ArgumentTypeError(f"expected X or O, got {text!r}") from None
 
 
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"expected 0 to 65535, got {value}")
-    return value
-
-
-def _games(least: int) -> Callable[[str], int]:
-    """A parser of a number of games, ``least`` or more."""
-
-    def games(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number of games, got {text!r}") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"expected at least {least}, got {value}")
-        return value
-
-    return games
-
-
-_max_games = _games(1)
-
-
-def _depth(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of plies, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
-    return value
-
-
 def _difficulty(text: str) -> Difficulty:
     try:
         return Difficulty(text.lower())
     except ValueError:
         choices = ", ".join(d.value for d in Difficulty)
-        raise argparse.ArgumentTypeError(f"expected one of {choices}, got {text!r}") from None
-
-
-def _board(text: str) -> BoardSize:
-    try:
-        return BoardSize(int(text.lower().partition("x")[0]))
-    except ValueError:
-        choices = ", ".join(str(size.n) for size in BoardSize)
         raise argparse.ArgumentTypeError(f"expected one of {choices}, got {text!r}") from None
 
 
@@ -122,8 +56,8 @@ def add_game_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
         ),
         parser.add_argument(
             "--board",
-            type=_board,
-            metavar="{3,4,5}",
+            type=board_size,
+            metavar=BOARD_METAVAR,
             help=(
                 "the board: 3 (3x3, three in a row), 4 (4x4, four in a row) or 5"
                 " (5x5, four in a row) (default: the last used, at first 3)"
@@ -137,7 +71,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
         ),
         parser.add_argument(
             "--ai-delay",
-            type=_ai_delay,
+            type=bounded(float, 0, 10, "a number of seconds"),
             default=DEFAULT_AI_DELAY if unset is None else unset,
             metavar="SECONDS",
             help=f"least time the computer appears to think (default: {DEFAULT_AI_DELAY})",
@@ -198,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bot.add_argument(
         "--bot-timeout",
-        type=_timeout,
+        type=answer_seconds,
         default=2.0,
         metavar="SECONDS",
         help="the time your bot has for each move (default: 2)",
@@ -227,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--json", action="store_true", help="print one JSON object per position")
     analyze.add_argument(
         "--tree",
-        type=_depth,
+        type=bounded(int, 1, None, "a number of plies"),
         metavar="DEPTH",
         help=(
             "also print the game tree to DEPTH plies, indented, best moves marked with *"
@@ -264,8 +198,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     review.add_argument(
         "--board",
-        type=_board,
-        metavar="{3,4,5}",
+        type=board_size,
+        metavar=BOARD_METAVAR,
         help="the board of the --moves game (default: 3)",
     )
     review.add_argument(
@@ -274,7 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
         help='a game to review instead, X first: squares by name or number, e.g. "b2 a1 c3"',
     )
     review.add_argument("--json", action="store_true", help="print one JSON object")
-    games.add_parser(commands, board=_board, count=_max_games)
+    games.add_parser(commands)
     check = commands.add_parser(
         "check",
         help="grade your own tic-tac-toe bot against the proven engine",
@@ -299,7 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--cmd", metavar="COMMAND", help="a program speaking the line protocol instead"
     )
     check.add_argument("--json", action="store_true", help="print one JSON object")
-    check.add_argument("--board", type=_board, metavar="{3,4,5}", help="the board (default: 3)")
+    check.add_argument(
+        "--board", type=board_size, metavar=BOARD_METAVAR, help="the board (default: 3)"
+    )
     check.add_argument(
         "--side",
         choices=("X", "O", "both"),
@@ -308,14 +244,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--timeout",
-        type=_timeout,
+        type=answer_seconds,
         default=2.0,
         metavar="SECONDS",
         help="the time the bot has for each answer (default: 2)",
     )
     check.add_argument(
         "--positions",
-        type=_max_games,
+        type=bounded(int, 1, None, "a number of positions"),
         default=200,
         metavar="N",
         help="positions sampled on 4x4 and 5x5 (default: 200)",
@@ -341,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--port",
-        type=_port,
+        type=bounded(int, 0, 65535, "a port number"),
         default=8000,
         help="port to listen on; 0 picks a free one (default: 8000)",
     )
@@ -354,7 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--max-games",
-        type=_max_games,
+        type=bounded(int, 1, None, "a number of games"),
         default=DEFAULT_MAX_GAMES,
         metavar="N",
         help=f"games (tabs) in play at once; more are asked to wait (default: {DEFAULT_MAX_GAMES})",

@@ -324,10 +324,16 @@ def test_a_host_other_than_loopback_is_warned_about(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("option", "error"),
     [
-        (["--port", "70000"], "argument --port: expected 0 to 65535, got 70000"),
-        (["--port", "web"], "argument --port: expected a port number, got 'web'"),
-        (["--max-games", "0"], "argument --max-games: expected at least 1, got 0"),
-        (["--max-games", "two"], "argument --max-games: expected a number of games, got 'two'"),
+        (["--port", "70000"], "argument --port: expected a port number (0 to 65535), got 70000"),
+        (["--port", "web"], "argument --port: expected a port number (0 to 65535), got 'web'"),
+        (
+            ["--max-games", "0"],
+            "argument --max-games: expected a number of games (1 or more), got 0",
+        ),
+        (
+            ["--max-games", "two"],
+            "argument --max-games: expected a number of games (1 or more), got 'two'",
+        ),
     ],
     ids=[
         "serve-port-range",
