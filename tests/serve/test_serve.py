@@ -24,8 +24,8 @@ import pytest
 from tests.support import records
 from tests.support.serving import Server, Tab, first_frame, served, square_name
 from tests.support.terminal import DEADLINE, ROOT, child_pids, running, wait_until
-from ttt_tui.__main__ import build_parser, game_argv, main
-from ttt_tui.commands.play import WEB_DRIVER
+from ttt_tui.__main__ import build_parser, main
+from ttt_tui.commands.play import WEB_DRIVER, game_argv
 from ttt_tui.commands.serve import full_text, is_loopback, tab_argv
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads processes from /proc")

@@ -1,8 +1,11 @@
 """The commands `ttt-tui` runs: the game itself (`play`), `analyze`, `review`, `games`,
-`check` and `serve`.
+`check` and `serve` (its options in `serve_options`).
 
-`ttt_tui.__main__` reads the command line and hands it to one of them, importing
-only the one it runs.
+Each command's module adds its own options (``add_parser``) and names the function
+that runs it (``main``); `ttt_tui.__main__` builds every command's parser at every
+launch and runs the one asked for. So a command module's top imports only the
+standard library and this package (`serve`, the server, is imported when it runs):
+what a command runs with, it imports when it runs.
 """
 
 from __future__ import annotations

@@ -114,6 +114,7 @@ def add_parser(commands: Subcommands) -> argparse.ArgumentParser:
         metavar="N",
         help=f"how many games (default: {DEFAULT_LIMIT})",
     )
+    games.set_defaults(main=main)
     return games
 
 
