@@ -1,5 +1,5 @@
-"""The README and the docs keep to the code: every link resolves, and every test the
-bad-input table names exists."""
+"""The README and the docs keep to the code: every link resolves, every test the
+bad-input table names exists, and the defaults they quote are the commands' own."""
 
 from __future__ import annotations
 
@@ -9,6 +9,10 @@ from pathlib import Path
 import pytest
 
 from tests.support.terminal import ROOT
+from ttt_tui.commands.check import DEFAULT_POSITIONS, DEFAULT_TIMEOUT
+from ttt_tui.commands.games import DEFAULT_LIMIT
+from ttt_tui.commands.play import DEFAULT_AI_DELAY
+from ttt_tui.commands.serve_options import DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_PORT
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 """The README and every page of the docs."""
@@ -75,3 +79,27 @@ def test_every_test_the_bad_input_table_names_exists() -> None:
     ]
     assert len(names) > 40
     assert missing == []
+
+
+SERVE_SYNOPSIS = (
+    f"ttt-tui serve [--host {DEFAULT_HOST}] [--port {DEFAULT_PORT}] [--public-url URL]\n"
+    f"              [--max-games {DEFAULT_MAX_GAMES}] [game options]"
+)
+
+QUOTED_DEFAULTS = {
+    "serve-synopsis": ("README.md", SERVE_SYNOPSIS),
+    "serve-synopsis-docs": ("docs/serve.md", SERVE_SYNOPSIS),
+    "serve-host": ("docs/serve.md", f"`--host` is `{DEFAULT_HOST}` by default"),
+    "serve-max-games": ("docs/serve.md", f"`--max-games` ({DEFAULT_MAX_GAMES} by default)"),
+    "ai-delay": ("README.md", f"({DEFAULT_AI_DELAY} s by\n  default, 0 to 10)"),
+    "check-positions": ("docs/check.md", f"`--positions N` ({DEFAULT_POSITIONS}\nby default)"),
+    "check-timeout": ("docs/check.md", f"answer ({DEFAULT_TIMEOUT:g} by default)"),
+    "bot-timeout": ("docs/check.md", f"each move ({DEFAULT_TIMEOUT:g} by\ndefault)"),
+    "games-limit": ("docs/games.md", f"the newest `N` ({DEFAULT_LIMIT} by\ndefault)"),
+}
+"""Where the docs quote a command's default, as the command defines it."""
+
+
+@pytest.mark.parametrize(("page", "text"), QUOTED_DEFAULTS.values(), ids=QUOTED_DEFAULTS.keys())
+def test_the_docs_quote_each_default_as_its_command_defines_it(page: str, text: str) -> None:
+    assert text in (ROOT / page).read_text("utf-8")

@@ -208,6 +208,14 @@ def test_analyze_command_runs_without_ui() -> None:
     assert modules_loaded(body, UI_PACKAGES) == []
 
 
+def test_every_launch_reads_the_options_without_the_commands_code() -> None:
+    """Building every command's parser, as each launch does, loads no command's working
+    code: no Textual, no web extra, no teaching, bots or search, no server."""
+    body = "from ttt_tui.__main__ import build_parser\nbuild_parser()\n"
+    working = ("textual_serve", "aiohttp", "ttt_tui.teach", "ttt_tui.bots", "ttt_tui.search")
+    assert modules_loaded(body, (*UI_PACKAGES, *working, "ttt_tui.commands.serve")) == []
+
+
 # What the wheel holds ----------------------------------------------------------
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))

@@ -354,7 +354,7 @@ def test_the_command_line_takes_the_options_and_checks_the_depth() -> None:
     assert "  the engine  " in result.stdout
     bad = run_main("analyze", "--tree", "0", "X........")
     assert bad.returncode == 2
-    assert "argument --tree: expected at least 1, got 0" in bad.stderr
+    assert "argument --tree: expected a number of plies (1 or more), got 0" in bad.stderr
     helped = " ".join(run_main("analyze", "--help").stdout.split())
     assert "--tree DEPTH" in helped and "--stats" in helped
 

@@ -46,15 +46,15 @@ USAGE_ERRORS = {
     "mark-word": (["--mark", "Z"], "argument --mark: expected X or O, got 'Z'"),
     "ai-delay-negative": (
         ["--ai-delay", "-1"],
-        "argument --ai-delay: expected 0 to 10 seconds, got -1",
+        "argument --ai-delay: expected a number of seconds (0 to 10), got -1",
     ),
     "ai-delay-nan": (
         ["--ai-delay", "nan"],
-        "argument --ai-delay: expected 0 to 10 seconds, got nan",
+        "argument --ai-delay: expected a number of seconds (0 to 10), got nan",
     ),
     "ai-delay-word": (
         ["--ai-delay", "soon"],
-        "argument --ai-delay: expected a number of seconds, got 'soon'",
+        "argument --ai-delay: expected a number of seconds (0 to 10), got 'soon'",
     ),
     "seed-word": (["--seed", "abc"], "argument --seed: invalid int value: 'abc'"),
 }

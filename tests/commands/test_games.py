@@ -315,8 +315,14 @@ def test_a_bad_file_is_one_line_and_status_2(
 @pytest.mark.parametrize(
     ("args", "error"),
     [
-        (("list", "--limit", "0"), "argument --limit: expected at least 1, got 0"),
-        (("list", "--limit", "all"), "argument --limit: expected a number of games, got 'all'"),
+        (
+            ("list", "--limit", "0"),
+            "argument --limit: expected a number of games (1 or more), got 0",
+        ),
+        (
+            ("list", "--limit", "all"),
+            "argument --limit: expected a number of games (1 or more), got 'all'",
+        ),
         (("export", "--board", "7"), "argument --board: expected one of 3, 4, 5, got '7'"),
         (("import",), "the following arguments are required: FILE"),
         ((), "the following arguments are required: ACTION"),

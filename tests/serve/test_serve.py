@@ -24,8 +24,8 @@ import pytest
 from tests.support import records
 from tests.support.serving import Server, Tab, first_frame, served, square_name
 from tests.support.terminal import DEADLINE, ROOT, child_pids, running, wait_until
-from ttt_tui.__main__ import build_parser, game_argv, main
-from ttt_tui.commands.play import WEB_DRIVER
+from ttt_tui.__main__ import build_parser, main
+from ttt_tui.commands.play import WEB_DRIVER, game_argv
 from ttt_tui.commands.serve import full_text, is_loopback, tab_argv
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads processes from /proc")
@@ -324,10 +324,16 @@ def test_a_host_other_than_loopback_is_warned_about(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("option", "error"),
     [
-        (["--port", "70000"], "argument --port: expected 0 to 65535, got 70000"),
-        (["--port", "web"], "argument --port: expected a port number, got 'web'"),
-        (["--max-games", "0"], "argument --max-games: expected at least 1, got 0"),
-        (["--max-games", "two"], "argument --max-games: expected a number of games, got 'two'"),
+        (["--port", "70000"], "argument --port: expected a port number (0 to 65535), got 70000"),
+        (["--port", "web"], "argument --port: expected a port number (0 to 65535), got 'web'"),
+        (
+            ["--max-games", "0"],
+            "argument --max-games: expected a number of games (1 or more), got 0",
+        ),
+        (
+            ["--max-games", "two"],
+            "argument --max-games: expected a number of games (1 or more), got 'two'",
+        ),
     ],
     ids=[
         "serve-port-range",

@@ -1,20 +1,32 @@
 """The commands `ttt-tui` runs: the game itself (`play`), `analyze`, `review`, `games`,
-`check` and `serve`.
+`check` and `serve` (its options in `serve_options`).
 
-`ttt_tui.__main__` reads the command line and hands it to one of them, importing
-only the one it runs.
+Each command's module adds its own options (``add_parser``) and names the function
+that runs it (``main``); `ttt_tui.__main__` builds every command's parser at every
+launch and runs the one asked for. So a command module's top imports only the
+standard library and this package (`serve`, the server, is imported when it runs):
+what a command runs with, it imports when it runs.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any, Protocol, TextIO
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TextIO, TypeVar
+
+if TYPE_CHECKING:
+    from ttt_tui.play.settings import BoardSize
+
+Number = TypeVar("Number", int, float)
 
 QUOTED = 60
 """The most characters of a person's input an error message quotes."""
 
 SHOWN_PROBLEMS = 10
 """Bad inputs named one a line; those after them are counted."""
+
+BOARD_METAVAR = "{3,4,5}"
+"""How ``--help`` shows the value of a `board_size` option."""
 
 
 class Subcommands(Protocol):
@@ -24,6 +36,47 @@ class Subcommands(Protocol):
     def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
         """Add the parser of the command ``name``."""
         ...
+
+
+def bounded(
+    kind: Callable[[str], Number],
+    low: float,
+    high: float | None,
+    name: str,
+    *,
+    low_excluded: bool = False,
+) -> Callable[[str], Number]:
+    """An argparse type reading ``kind`` (`int` or `float`) from ``low`` to ``high`` (no
+    end if None; above ``low`` if ``low_excluded``). Anything else is an error naming
+    ``name`` (``a number of seconds``) and the range."""
+    if high is None:
+        span = f"more than {low}" if low_excluded else f"{low} or more"
+    else:
+        span = f"more than {low}, at most {high}" if low_excluded else f"{low} to {high}"
+    expected = f"expected {name} ({span})"
+
+    def read(text: str) -> Number:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{expected}, got {text!r}") from None
+        above = value > low if low_excluded else value >= low
+        if not (above and (high is None or value <= high)):  # nan is in no range
+            raise argparse.ArgumentTypeError(f"{expected}, got {text}")
+        return value
+
+    return read
+
+
+def board_size(text: str) -> BoardSize:
+    """An argparse type: a board by its side (``4``, or ``4x4``)."""
+    from ttt_tui.play.settings import BoardSize
+
+    try:
+        return BoardSize(int(text.lower().partition("x")[0]))
+    except ValueError:
+        choices = ", ".join(str(size.n) for size in BoardSize)
+        raise argparse.ArgumentTypeError(f"expected one of {choices}, got {text!r}") from None
 
 
 def clipped(text: str) -> str:

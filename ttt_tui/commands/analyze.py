@@ -13,19 +13,72 @@ import json
 import os
 import sys
 from collections.abc import Iterable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from ttt_tui.commands import Complaints, clipped, quoted
-from ttt_tui.engine import Board, InvalidPositionError, Status, analyze, coordinate
-from ttt_tui.engine.minimax import Count, Search, run_count
-from ttt_tui.teach.explain import count_words, tree_json, tree_lines
+from ttt_tui.commands import Complaints, Subcommands, bounded, clipped, quoted
 
-STATS_ORDER = (Search.MINIMAX, Search.ALPHA_BETA, Search.ENGINE)
-"""The searches `--stats` counts, in the order it prints them."""
+if TYPE_CHECKING:
+    from ttt_tui.engine import Board
+    from ttt_tui.engine.minimax import Count, Search
+
+
+def add_parser(commands: Subcommands) -> argparse.ArgumentParser:
+    """Add ``analyze`` to the command line's ``commands``."""
+    analyze = commands.add_parser(
+        "analyze",
+        help="print the minimax value of every move in positions",
+        description=(
+            "Print each position's board and the exact value of every empty cell"
+            " for the side to move. A position is 9, 16 or 25 cells in reading order"
+            " (3x3 three in a row, 4x4 or 5x5 four in a row): X, O, and '.', '-' or"
+            " '_' for empty, with optional '/' between rows."
+        ),
+        epilog=(
+            "Cells are numbered from 1 in text (as the game's keys are) and from 0"
+            ' in --json ("cell" and "best" are 0-based, in reading order).'
+        ),
+    )
+    analyze.add_argument(
+        "positions",
+        nargs="+",
+        metavar="POSITION",
+        help="a position such as X...O.... ; '-' reads positions from stdin, one a line",
+    )
+    analyze.add_argument("--json", action="store_true", help="print one JSON object per position")
+    analyze.add_argument(
+        "--tree",
+        type=bounded(int, 1, None, "a number of plies"),
+        metavar="DEPTH",
+        help=(
+            "also print the game tree to DEPTH plies, indented, best moves marked with *"
+            ' (with --json: "tree", nested objects with move, cell, player, value, plies,'
+            " best and children)"
+        ),
+    )
+    analyze.add_argument(
+        "--stats",
+        action="store_true",
+        help=(
+            "also count the positions plain minimax, alpha-beta and the engine visit to value"
+            " each position (plain minimax and alpha-beta stop after 1,000,000; an estimate"
+            " of the whole tree is given where plain minimax cannot finish)"
+        ),
+    )
+    analyze.set_defaults(main=main)
+    return analyze
+
+
+def stats_order() -> tuple[Search, ...]:
+    """The searches `--stats` counts, in the order it prints them."""
+    from ttt_tui.engine.minimax import Search
+
+    return (Search.MINIMAX, Search.ALPHA_BETA, Search.ENGINE)
 
 
 def position_report(board: Board) -> dict[str, Any]:
     """The JSON object for one valid position."""
+    from ttt_tui.engine import Status, analyze
+
     status = board.status
     report: dict[str, Any] = {
         "position": str(board),
@@ -48,6 +101,8 @@ def position_report(board: Board) -> dict[str, Any]:
 
 def count_report(count: Count) -> dict[str, Any]:
     """The JSON object for one search's count."""
+    from ttt_tui.engine.minimax import Search
+
     return {
         "nodes": count.nodes,
         "finished": count.finished,
@@ -63,9 +118,12 @@ def count_report(count: Count) -> dict[str, Any]:
 
 def stats_text(board: Board) -> list[str]:
     """The three searches' counts, a line each."""
+    from ttt_tui.engine.minimax import run_count
+    from ttt_tui.teach.explain import count_words
+
     lines = ["positions each search visits to value it:"]
-    width = max(len(search.label) for search in STATS_ORDER)
-    for search in STATS_ORDER:
+    width = max(len(search.label) for search in stats_order())
+    for search in stats_order():
         lines.append(f"  {search.label:<{width}}  {count_words(run_count(board, search))}")
     return lines
 
@@ -76,6 +134,8 @@ def render_text(board: Board) -> str:
     Cells show their number (1 to n*n) until marked; each valued move is
     named by number and by square (column letter, row number, a1 top-left).
     """
+    from ttt_tui.engine import Status, analyze, coordinate
+
     n = board.n
     width = len(str(n * n))
     lines = [f"position {board}"]
@@ -101,6 +161,9 @@ def render_text(board: Board) -> str:
 
 def render_tree(board: Board, depth: int) -> str:
     """The position's board and value, then its game tree to ``depth`` plies."""
+    from ttt_tui.engine import Status, analyze
+    from ttt_tui.teach.explain import tree_lines
+
     text = render_text(board)
     if board.status is not Status.IN_PROGRESS:
         return text
@@ -125,6 +188,10 @@ def run_analyze(
     position is quoted in at most `QUOTED` characters, and only the first ten are named
     on ``err``, the others counted (with ``as_json`` each is an error object in its place).
     """
+    from ttt_tui.engine import Board, InvalidPositionError, Status, analyze
+    from ttt_tui.engine.minimax import run_count
+    from ttt_tui.teach.explain import tree_json
+
     status = 0
     first = True
     given = 0
@@ -147,7 +214,7 @@ def run_analyze(
                 report["tree"] = tree_json(board, tree, analyze)
             if stats and playing:
                 report["stats"] = {
-                    search.value: count_report(run_count(board, search)) for search in STATS_ORDER
+                    search.value: count_report(run_count(board, search)) for search in stats_order()
                 }
             out.write(json.dumps(report) + "\n")
         else:

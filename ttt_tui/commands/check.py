@@ -10,34 +10,103 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from ttt_tui.bots.bot import MINIMAX_IS_3X3, Bot, BotUnusable, Failure, Reply, load_bot
-from ttt_tui.engine import analyze
-from ttt_tui.proc.child import Blocking
-from ttt_tui.teach.check import Answer, Problem, Report, Side, judged, positions_for
+from ttt_tui.commands import BOARD_METAVAR, Subcommands, board_size, bounded
 
-PROBLEMS = {Failure.TIMEOUT: Problem.TIMEOUT, Failure.ERROR: Problem.ERROR}
-"""How a bot's failure to answer counts in the report."""
+if TYPE_CHECKING:
+    from ttt_tui.bots.bot import Bot, Reply
+    from ttt_tui.proc.child import Blocking
+    from ttt_tui.teach.check import Answer
 
 DEFAULT_POSITIONS = 200
 """Positions sampled on 4x4 and 5x5 unless told otherwise."""
 
+DEFAULT_TIMEOUT = 2.0
+"""Seconds a bot has for each answer unless told otherwise, here and in the game."""
+
+answer_seconds = bounded(float, 0, 600, "a number of seconds", low_excluded=True)
+"""Reads the time a bot has for each answer (``--timeout``, the game's ``--bot-timeout``)."""
+
+
+def add_parser(commands: Subcommands) -> argparse.ArgumentParser:
+    """Add ``check`` to the command line's ``commands``."""
+    check = commands.add_parser(
+        "check",
+        help="grade your own tic-tac-toe bot against the proven engine",
+        description=(
+            "Ask a bot for a move in every 3x3 position still in play (4,520 with both"
+            " sides), or in a seeded sample on 4x4 and 5x5, and grade each answer against"
+            " the proven engine as review does: best, inaccuracy, mistake, blunder; then"
+            " count illegal answers, errors, timeouts and boards written on, give a"
+            " verdict (perfect, slow or loses), the worst answers, and a diagnosis."
+        ),
+        epilog=(
+            "BOT is a Python file defining minimax(board) (CS50's convention: 3 lists of"
+            ' 3 holding "X", "O" or None, answering (row, col) from 0) or'
+            " choose_move(position) (analyze's notation, answering a square's number"
+            " from 1 or its name). --cmd runs any program that reads a position a line"
+            " and answers each with a square. Exit status: 0 perfect or slow, 1 loses,"
+            " 2 a bot that cannot be loaded or bad arguments."
+        ),
+    )
+    check.add_argument("bot", nargs="?", metavar="BOT", help="a Python file with your bot")
+    check.add_argument(
+        "--cmd", metavar="COMMAND", help="a program speaking the line protocol instead"
+    )
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.add_argument(
+        "--board", type=board_size, metavar=BOARD_METAVAR, help="the board (default: 3)"
+    )
+    check.add_argument(
+        "--side",
+        choices=("X", "O", "both"),
+        default="both",
+        help="check the positions with this side to move (default: both)",
+    )
+    check.add_argument(
+        "--timeout",
+        type=answer_seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"the time the bot has for each answer (default: {DEFAULT_TIMEOUT:g})",
+    )
+    check.add_argument(
+        "--positions",
+        type=bounded(int, 1, None, "a number of positions"),
+        default=DEFAULT_POSITIONS,
+        metavar="N",
+        help=f"positions sampled on 4x4 and 5x5 (default: {DEFAULT_POSITIONS})",
+    )
+    check.set_defaults(main=main)
+    return check
+
 
 def answer_of(reply: Reply, bot: Bot) -> Answer:
-    """The bot's reply as the report grades it."""
+    """The bot's reply as the report grades it: a failure to answer is a timeout or an
+    error, an answer is read as a square, legal or not."""
+    from ttt_tui.bots.bot import Failure
+    from ttt_tui.teach.check import Answer, Problem, judged
+
     if reply.failure is not None:
-        return Answer(reply.board, problem=PROBLEMS[reply.failure], detail=reply.detail)
+        problem = Problem.TIMEOUT if reply.failure is Failure.TIMEOUT else Problem.ERROR
+        return Answer(reply.board, problem=problem, detail=reply.detail)
     return judged(reply.board, bot.kind, reply.said, changed_board=reply.changed_board)
 
 
 def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Check the bot, write the report; the exit status."""
+    from ttt_tui.proc.child import Blocking
+
     with Blocking() as loop:
         return _check(args, out, err, loop)
 
 
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO, loop: Blocking) -> int:
+    from ttt_tui.bots.bot import MINIMAX_IS_3X3, BotUnusable, load_bot
+    from ttt_tui.engine import analyze
+    from ttt_tui.teach.check import Report, Side, positions_for
+
     n = 3 if args.board is None else args.board.n
     side = Side(args.side)
     bot = load_bot(args.bot, args.cmd, args.timeout, option="--cmd")
@@ -71,6 +140,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO, loop: Blocking) -
 
 def main(args: argparse.Namespace) -> int:
     """Run `ttt-tui check`: 0 perfect or slow, 1 loses, 2 an unusable bot or bad arguments."""
+    from ttt_tui.bots.bot import BotUnusable
+
     try:
         return run_check(args, sys.stdout, sys.stderr)
     except BotUnusable as exc:

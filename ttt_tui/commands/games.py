@@ -27,10 +27,9 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, BinaryIO, TextIO, cast
 
-from ttt_tui.commands import Complaints, Subcommands, quoted
+from ttt_tui.commands import BOARD_METAVAR, Complaints, Subcommands, board_size, bounded, quoted
 
 if TYPE_CHECKING:
-    from ttt_tui.play.settings import BoardSize
     from ttt_tui.storage import GameRecord, NumberedGame, Store
 
 DEFAULT_LIMIT = 20
@@ -49,14 +48,8 @@ class Terminated(BaseException):
     is rolled back), and ends with status 143."""
 
 
-def add_parser(
-    commands: Subcommands,
-    *,
-    board: Callable[[str], BoardSize],
-    count: Callable[[str], int],
-) -> argparse.ArgumentParser:
-    """Add ``games`` and its actions to the command line's ``commands``. ``board`` and
-    ``count`` read a board and a number of games, as every command reads them."""
+def add_parser(commands: Subcommands) -> argparse.ArgumentParser:
+    """Add ``games`` and its actions to the command line's ``commands``."""
     games = commands.add_parser(
         "games",
         help="export, import or list the recorded games",
@@ -92,7 +85,9 @@ def add_parser(
         metavar="FILE",
         help="where to write ('-': stdout, the default)",
     )
-    export.add_argument("--board", type=board, metavar="{3,4,5}", help="only this board's games")
+    export.add_argument(
+        "--board", type=board_size, metavar=BOARD_METAVAR, help="only this board's games"
+    )
     imported = actions.add_parser(
         "import",
         help="add the games of an export or an old games.jsonl",
@@ -114,11 +109,12 @@ def add_parser(
     )
     listing.add_argument(
         "--limit",
-        type=count,
+        type=bounded(int, 1, None, "a number of games"),
         default=DEFAULT_LIMIT,
         metavar="N",
         help=f"how many games (default: {DEFAULT_LIMIT})",
     )
+    games.set_defaults(main=main)
     return games
 
 

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import enum
 import gc
 import os
 import stat
 import sys
 from typing import TYPE_CHECKING
 
+from ttt_tui.commands import BOARD_METAVAR, board_size, bounded
+from ttt_tui.commands.check import DEFAULT_TIMEOUT, answer_seconds
+
 if TYPE_CHECKING:
     from ttt_tui.bots.player import BotPlayer
+    from ttt_tui.engine import Difficulty, Player
 
 SCREEN_READER_ENV = "TTT_TUI_SCREEN_READER"
 """Set to 1 to play in screen-reader mode, as with ``--screen-reader``."""
@@ -18,6 +23,144 @@ SCREEN_READER_ENV = "TTT_TUI_SCREEN_READER"
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
 """The Textual driver that textual-serve names in ``TEXTUAL_DRIVER`` for each tab's game:
 it talks to the server through pipes on standard input and output, not to a terminal."""
+
+DEFAULT_AI_DELAY = 0.45
+"""Seconds the computer appears to think, at the least, unless told otherwise."""
+
+
+def _difficulty(text: str) -> Difficulty:
+    """An argparse type: a difficulty by its name, in any case."""
+    from ttt_tui.engine import Difficulty
+
+    try:
+        return Difficulty(text.lower())
+    except ValueError:
+        choices = ", ".join(d.value for d in Difficulty)
+        raise argparse.ArgumentTypeError(f"expected one of {choices}, got {text!r}") from None
+
+
+def _mark(text: str) -> Player:
+    """An argparse type: X or O, in any case."""
+    from ttt_tui.engine import Player
+
+    try:
+        return Player(text.upper())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X or O, got {text!r}") from None
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """Add the options of one game (`ttt-tui`'s own, and each tab's in `ttt-tui serve`).
+
+    Returns them, for `game_argv`. A parser whose ``argument_default`` is
+    ``argparse.SUPPRESS`` (`serve`'s) leaves an option it was not given out of
+    the namespace, so that the same option given before `serve` still counts.
+    """
+    unset = parser.argument_default
+    return [
+        parser.add_argument(
+            "--difficulty",
+            type=_difficulty,
+            metavar="{easy,medium,hard}",
+            help="how strongly the computer plays (default: the last used, at first medium)",
+        ),
+        parser.add_argument(
+            "--board",
+            type=board_size,
+            metavar=BOARD_METAVAR,
+            help=(
+                "the board: 3 (3x3, three in a row), 4 (4x4, four in a row) or 5"
+                " (5x5, four in a row) (default: the last used, at first 3)"
+            ),
+        ),
+        parser.add_argument(
+            "--mark",
+            type=_mark,
+            metavar="{X,O}",
+            help="the mark you play; X moves first (default: the last used, at first X)",
+        ),
+        parser.add_argument(
+            "--ai-delay",
+            type=bounded(float, 0, 10, "a number of seconds"),
+            default=DEFAULT_AI_DELAY if unset is None else unset,
+            metavar="SECONDS",
+            help=f"least time the computer appears to think (default: {DEFAULT_AI_DELAY})",
+        ),
+        parser.add_argument(
+            "--no-save",
+            action="store_true",
+            help="keep settings, stats and game records for this run only",
+        ),
+        parser.add_argument(
+            "--screen-reader",
+            action="store_true",
+            help=(
+                "set the game up for a screen reader or a braille display: the terminal's"
+                " cursor on what has the focus, every event said in one line"
+                f" (also {SCREEN_READER_ENV}=1, or the palette's Screen-reader mode)"
+            ),
+        ),
+        parser.add_argument(
+            "--seed",
+            type=int,
+            metavar="N",
+            help="seed the computer's choices, so a session can be replayed",
+        ),
+    ]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the game's options, your own bot's included, to `ttt-tui`'s own ``parser``,
+    which runs the game when no command is given."""
+    add_game_options(parser)
+    bot = parser.add_argument_group(
+        "your own bot",
+        "Offer your bot as a level beside Easy, Medium and Hard: as the computer in"
+        " You vs AI (where it starts), and as either engine in AI vs AI. It runs in a"
+        " process of its own, as under `ttt-tui check`.",
+    )
+    bot.add_argument(
+        "--bot",
+        dest="bot_file",
+        metavar="BOT",
+        help="a Python file with minimax(board) or choose_move(position), as for check",
+    )
+    bot.add_argument(
+        "--bot-cmd", metavar="COMMAND", help="a program speaking check's line protocol instead"
+    )
+    bot.add_argument(
+        "--bot-timeout",
+        type=answer_seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"the time your bot has for each move (default: {DEFAULT_TIMEOUT:g})",
+    )
+    parser.set_defaults(main=main)
+
+
+def misplaced(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``args`` if the game's own bot was given to another command."""
+    if args.command is not None and (args.bot_file is not None or args.bot_cmd is not None):
+        return (
+            f"--bot and --bot-cmd are options of the game itself, not of `ttt-tui {args.command}`"
+        )
+    return None
+
+
+def game_argv(args: argparse.Namespace) -> list[str]:
+    """The game options in ``args`` as command-line words, for each tab of `ttt-tui serve`.
+
+    Options left at their defaults are left out.
+    """
+    words: list[str] = []
+    for option in add_game_options(argparse.ArgumentParser(add_help=False)):
+        value = getattr(args, option.dest, option.default)
+        if value == option.default:
+            continue
+        words.append(option.option_strings[0])
+        if option.nargs != 0:  # a flag (--no-save) has no value
+            words.append(str(value.value if isinstance(value, enum.Enum) else value))
+    return words
 
 
 def _is_pipe(stream: object) -> bool:

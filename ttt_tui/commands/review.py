@@ -17,12 +17,49 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
+from ttt_tui.commands import BOARD_METAVAR, Subcommands, board_size
 from ttt_tui.commands.games import LOCK_SECONDS, BadInput, open_store
-from ttt_tui.engine import SIZES, analyze
-from ttt_tui.storage import LockBusy, Unreadable, default_data_dir
-from ttt_tui.teach.review import RESULT_WORDS, Review, ReviewError, parse_moves, review_moves
+
+if TYPE_CHECKING:
+    from ttt_tui.teach.review import Review
+
+
+def add_parser(commands: Subcommands) -> argparse.ArgumentParser:
+    """Add ``review`` to the command line's ``commands``."""
+    review = commands.add_parser(
+        "review",
+        help="grade every move of a recorded game, or of one given move by move",
+        description=(
+            "Grade every move of a game from proven values, for the player who made it:"
+            " best, inaccuracy (a slower win or a quicker loss), mistake (a win thrown to"
+            " a draw, a draw to a loss), blunder (a win thrown to a loss), or good where"
+            " a 5x5 length cannot be proven; then name the turning points."
+        ),
+        epilog=(
+            "GAME is 'last' (the default) or a game's number, as `ttt-tui games list`"
+            " shows it: 1 the first game ever recorded, -1 the last, -2 the one before."
+            " With --json, cells are 0-based as in analyze --json."
+        ),
+    )
+    review.add_argument(
+        "game", nargs="?", metavar="GAME", help="a recorded game: last, or its number"
+    )
+    review.add_argument(
+        "--board",
+        type=board_size,
+        metavar=BOARD_METAVAR,
+        help="the board of the --moves game (default: 3)",
+    )
+    review.add_argument(
+        "--moves",
+        metavar="MOVES",
+        help='a game to review instead, X first: squares by name or number, e.g. "b2 a1 c3"',
+    )
+    review.add_argument("--json", action="store_true", help="print one JSON object")
+    review.set_defaults(main=main)
+    return review
 
 
 def game_number(text: str) -> int:
@@ -41,6 +78,10 @@ def game_number(text: str) -> int:
 def recorded_review(directory: Path, number: int) -> Review:
     """The review of game ``number`` recorded in ``directory`` (counted back from the
     newest when negative)."""
+    from ttt_tui.engine import analyze
+    from ttt_tui.storage import Unreadable
+    from ttt_tui.teach.review import ReviewError, review_moves
+
     store = open_store(directory, create=False)
     if store is None:
         raise BadInput(f"no games recorded yet in {directory}")
@@ -75,6 +116,9 @@ def _named(number: int, newest: int) -> str:
 
 def given_review(n: int, moves: str) -> Review:
     """The review of a game given as squares."""
+    from ttt_tui.engine import analyze
+    from ttt_tui.teach.review import ReviewError, parse_moves, review_moves
+
     try:
         return review_moves(n, parse_moves(moves, n), analyze)
     except ReviewError as exc:
@@ -83,6 +127,10 @@ def given_review(n: int, moves: str) -> Review:
 
 def run_review(args: argparse.Namespace, out: TextIO) -> None:
     """Review the game ``args`` name and write it to ``out``; raises `BadInput`."""
+    from ttt_tui.engine import SIZES
+    from ttt_tui.storage import default_data_dir
+    from ttt_tui.teach.review import RESULT_WORDS
+
     if args.moves is not None:
         if args.game is not None:
             raise BadInput("give a recorded GAME or --moves, not both")
@@ -103,6 +151,8 @@ def run_review(args: argparse.Namespace, out: TextIO) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Run `ttt-tui review`: 0, or 2 with one line on stderr for bad input."""
+    from ttt_tui.storage import LockBusy, default_data_dir
+
     try:
         run_review(args, sys.stdout)
         sys.stdout.flush()  # here, where a reader gone away is seen, not at exit

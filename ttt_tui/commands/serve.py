@@ -30,7 +30,6 @@ losing each other's updates.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import html
@@ -111,10 +110,10 @@ class GameServer(Server):
         self,
         game_argv: Sequence[str],
         *,
-        host: str = "127.0.0.1",
-        port: int = 8000,
-        public_url: str | None = None,
-        max_games: int = 16,
+        host: str,
+        port: int,
+        public_url: str | None,
+        max_games: int,
     ) -> None:
         super().__init__(
             shlex.join(tab_argv(game_argv)),
@@ -295,10 +294,10 @@ class GameServer(Server):
 def run_server(
     game_argv: Sequence[str],
     *,
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    public_url: str | None = None,
-    max_games: int = 16,
+    host: str,
+    port: int,
+    public_url: str | None,
+    max_games: int,
 ) -> int:
     """Run `ttt-tui serve` until stopped; the exit status."""
     if not is_loopback(host):
@@ -326,14 +325,3 @@ def run_server(
             file=sys.stderr,
         )
         return 2
-
-
-def main(args: argparse.Namespace, game_argv: Sequence[str]) -> int:
-    """Run `ttt-tui serve` with each tab's game given ``game_argv``."""
-    return run_server(
-        game_argv,
-        host=args.host,
-        port=args.port,
-        public_url=args.public_url,
-        max_games=args.max_games,
-    )
