@@ -27,6 +27,8 @@ from tests.support.terminal import DEADLINE, ROOT, child_pids, running, wait_unt
 from ttt_tui.__main__ import build_parser, game_argv, main
 from ttt_tui.commands.play import WEB_DRIVER
 from ttt_tui.commands.serve import full_text, is_loopback, tab_argv
+from ttt_tui.play.settings import Settings
+from ttt_tui.storage import Store
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads processes from /proc")
 
@@ -111,6 +113,38 @@ def test_the_page_asks_nothing_of_any_other_server(tmp_path: Path) -> None:
         named = asyncio.run(scenario(server.url))
     others = [address for address in named if not address.startswith(server.url + "/")]
     assert others == []
+
+
+async def first_move(http: aiohttp.ClientSession, page_url: str) -> str:
+    """Open a tab from the page at ``page_url``, play b2, and return its screen once the
+    computer has replied."""
+    tab = await Tab.open(http, page_url, size=(100, 36))
+    try:
+        assert await tab.until(first_frame), tab.text
+        await tab.press("5")
+        assert await tab.until(lambda t: 2 in t.moves()), tab.text
+        return tab.text
+    finally:
+        await tab.close()
+
+
+def test_a_tab_s_game_is_not_in_screen_reader_mode_for_a_saved_setting(tmp_path: Path) -> None:
+    """The saved settings (another tab's, or the terminal player's) have screen-reader mode
+    on, but the server was not asked for it: a tab's game does not say its moves on an
+    announcement line, as its page's terminal cannot read it out either."""
+    store = Store(tmp_path / "data")
+    store.save_settings(Settings(screen_reader=True))
+    store.close()
+
+    async def scenario(url: str) -> str:
+        async with aiohttp.ClientSession() as http:
+            return await first_move(http, url + "/")
+
+    with served(tmp_path / "data", tmp_path / "serve.log", "--ai-delay", "0") as server:
+        plain = asyncio.run(scenario(server.url))
+        log = server.log.read_text()
+    assert "Traceback" not in log, log
+    assert "X plays" not in plain and "Your move" in plain
 
 
 def test_the_games_of_a_server_killed_outright_end_with_it(tmp_path: Path) -> None:
