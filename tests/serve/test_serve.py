@@ -151,7 +151,7 @@ def test_the_page_s_first_link_opens_it_in_screen_reader_mode_and_back(tmp_path:
     link, before its terminal, opens it in screen-reader mode (`/?screen-reader=1`), where
     xterm.js's screen-reader script loads, the tab's websocket asks for a game in
     screen-reader mode, and the page says so, with the way back first. The page has a
-    title and a language."""
+    title, a language, and an icon at /favicon.ico."""
 
     async def scenario(url: str) -> dict[str, tuple[str, int]]:
         async with aiohttp.ClientSession() as http:
@@ -163,6 +163,13 @@ def test_the_page_s_first_link_opens_it_in_screen_reader_mode_and_back(tmp_path:
                     ("script", SCRIPT_URL),
                 ]
             }
+            async with http.get(url + "/favicon.ico") as response:
+                icon = await response.read()
+                assert response.status == 200
+                assert response.content_type == "image/vnd.microsoft.icon"
+            # An icon file (reserved 0, type 1) of two images, 16 and 32 pixels square.
+            assert icon[:4] == b"\x00\x00\x01\x00" and int.from_bytes(icon[4:6], "little") == 2
+            assert (icon[6], icon[7], icon[22], icon[23]) == (16, 16, 32, 32)
             return pages
 
     with served(tmp_path / "data", tmp_path / "serve.log") as server:
@@ -176,6 +183,7 @@ def test_the_page_s_first_link_opens_it_in_screen_reader_mode_and_back(tmp_path:
     assert f'data-session-websocket-url="{ws}/ws"' in plain
     assert f'src="{url}/static/js/textual.js"' in plain
     assert '<html lang="en">' in plain and "<title>ttt-tui</title>" in plain
+    assert f'<link rel="icon" href="{url}/favicon.ico" />' in plain
 
     said, status = pages["screen reader"]
     assert status == 200

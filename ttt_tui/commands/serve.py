@@ -26,7 +26,7 @@ network may open needs:
 - Any tab can be in screen-reader mode, its page's terminal and its game both: the
   page's first link opens it so (``/?screen-reader=1``), and links back.
   ``--screen-reader`` makes it every tab's default (``/?screen-reader=0`` leaves it).
-- The page has a title and a language.
+- The page has a title, a language and an icon (`FAVICON`, at ``/favicon.ico``).
 
 Every game shares the data directory; `ttt_tui.storage` keeps their saves from
 losing each other's updates.
@@ -45,6 +45,7 @@ import shlex
 import signal
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -78,8 +79,12 @@ SCREEN_READER_WEBSOCKET = "/ws/screen-reader"
 """Where a page in screen-reader mode connects, for a game in screen-reader mode (the
 page's script adds the terminal's size to the address as a query of its own)."""
 
+FAVICON = Path(__file__).with_name("favicon.ico")
+"""The page's icon: a board, X in the middle, O in a corner; 16 and 32 pixels."""
+
 HEAD = """  <title>{{ application.name }}
       {%- if screen_reader %}: screen reader mode{% endif %}</title>
+    <link rel="icon" href="{{ base_url }}/favicon.ico" />
     <style>
       .ttt-mode {
         position: relative;
@@ -108,7 +113,7 @@ HEAD = """  <title>{{ application.name }}
       }
     </style>
   """
-"""Added to the page's head: its title, and the look of `BODY`'s line, above
+"""Added to the page's head: its title, its icon, and the look of `BODY`'s line, above
 a terminal that leaves room for it."""
 
 BODY = """
@@ -248,6 +253,10 @@ class GameServer(Server):
         }
         return aiohttp_jinja2.render_template("app_index.html", request, context)
 
+    async def handle_favicon(self, request: web.Request) -> web.StreamResponse:
+        """The page's icon, `FAVICON`."""
+        return web.FileResponse(FAVICON, headers={"Content-Type": "image/vnd.microsoft.icon"})
+
     async def on_startup(self, app: web.Application) -> None:
         """Nothing: `run` says where the server is once it is listening."""
 
@@ -360,6 +369,7 @@ class GameServer(Server):
         """
         app = await web_app(self, page_template(HEAD, BODY))
         app.router.add_get(SCREEN_READER_WEBSOCKET, self.handle_websocket)
+        app.router.add_get("/favicon.ico", self.handle_favicon)
         runner = web.AppRunner(app, handle_signals=False)
         await runner.setup()
         stopped: asyncio.Future[int] = asyncio.get_running_loop().create_future()
