@@ -175,7 +175,7 @@ class TicTacToeApp(AppFixes[None]):
         seed: int | None = None,
         searcher: Searcher | None = None,
         bot: BotPlayer | None = None,
-        screen_reader: bool = False,
+        screen_reader: bool | None = None,
         resume: bool = False,
         after_first_frame: Callable[[], None] | None = None,
     ) -> None:
@@ -183,12 +183,13 @@ class TicTacToeApp(AppFixes[None]):
         ``mark`` override them, as the command line does. ``store`` defaults to one
         that saves nothing, as tests want; ``searcher`` to a `SearchProcess` that
         lives as long as the app. ``bot``, the learner's (started), is offered as a
-        level and closed with the app. ``screen_reader`` turns screen-reader mode on
-        for this run (`ttt-tui --screen-reader`). With ``resume`` the game in play is
-        kept after every change, one left unfinished is kept as it is at the end instead
-        of recorded as abandoned, and a game an earlier run left is offered back (the
-        terminal's game; a served tab has none of it). ``after_first_frame`` is called
-        once the first frame is drawn (the launch's own work, `ttt_tui.commands.play`)."""
+        level and closed with the app. ``screen_reader``, if given, sets screen-reader
+        mode for this run (`ttt-tui --screen-reader`, a served tab's page). With
+        ``resume`` the game in play is kept after every change, one left unfinished is
+        kept as it is at the end instead of recorded as abandoned, and a game an earlier
+        run left is offered back (the terminal's game; a served tab has none of it).
+        ``after_first_frame`` is called once the first frame is drawn (the launch's own
+        work, `ttt_tui.commands.play`)."""
         super().__init__()
         self.register_theme(HIGH_CONTRAST)
         for name in UNREADABLE_THEMES:
@@ -211,8 +212,8 @@ class TicTacToeApp(AppFixes[None]):
             settings = replace(settings, mark=mark)
         if board is not None:
             settings = replace(settings, board=board)
-        if screen_reader:
-            settings = replace(settings, screen_reader=True)
+        if screen_reader is not None:
+            settings = replace(settings, screen_reader=screen_reader)
         if settings.theme in self.available_themes:
             self.theme = settings.theme
         self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed

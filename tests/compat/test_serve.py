@@ -1,14 +1,20 @@
-"""textual-serve's page, as `ttt_tui.compat.serve` rewrites it: its font from the server."""
+"""textual-serve's page, as `ttt_tui.compat.serve` rewrites it: its font from the server,
+its script in screen-reader mode when the page is, a language, and ttt-tui's own markup."""
 
 from __future__ import annotations
 
+import jinja2
 import pytest
 
+from ttt_tui.compat import serve
 from ttt_tui.compat.serve import (
+    BODY,
     FONT_LINK,
     SCRIPT_LINK,
+    SCRIPT_URL,
     TERMINAL,
     local_fonts,
+    page_template,
     screen_reader_script,
     upstream_page,
     upstream_script,
@@ -43,3 +49,44 @@ def test_the_screen_reader_script_turns_on_xterm_s_screen_reader_mode() -> None:
     assert len(script) == len(upstream_script()) + len("screenReaderMode:!0,")
     with pytest.raises(ValueError, match="no longer creates its terminal"):
         screen_reader_script("new Something()")
+
+
+def test_textual_serve_s_page_still_has_the_places_page_template_writes_in() -> None:
+    """When this fails, textual-serve has changed its page: see whether it now has a
+    language, and a way to put markup before its terminal, and update `page_template`."""
+    page = upstream_page()
+    assert page.count("<html>") == page.count("</head>") == len(BODY.findall(page)) == 1
+    assert page.index("</head>") < page.index("<body") < page.index('id="terminal"')
+
+
+def render(template: str, screen_reader: bool) -> str:
+    """The page as the server renders it, at http://h."""
+    return str(
+        jinja2.Template(template).render(
+            screen_reader=screen_reader,
+            base_url="http://h",
+            config={"static": {"url": "http://h/static/"}},
+            application={"name": "ttt-tui"},
+        )
+    )
+
+
+def test_the_page_template_puts_its_parts_in_place_and_picks_the_script() -> None:
+    template = page_template("<title>T</title>", "<header>first</header>")
+    for screen_reader, script in [
+        (False, "http://h/static/js/textual.js"),
+        (True, "http://h" + SCRIPT_URL),
+    ]:
+        page = render(template, screen_reader)
+        assert page.startswith('<!DOCTYPE html>\n<html lang="en">')
+        assert page.count("<script src=") == 1 and f'<script src="{script}">' in page
+        assert "<title>T</title></head>" in page
+        body = page[page.index("<body") :]
+        assert body.index("<header>first</header>") < body.index("<div")
+        assert "googleapis" not in page
+
+
+def test_page_template_says_when_the_page_has_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(serve, "upstream_page", lambda: "<html><head></head></html>")
+    with pytest.raises(ValueError, match="no longer has"):
+        page_template("", "")

@@ -56,14 +56,20 @@ class PageTerminal(Terminal):
         """Every address the page asked for, in order."""
         self.clicked: list[int] = []
         """The squares X clicked, in order."""
+        self.websocket: str | None = None
+        """The page's websocket (its DevTools request id): the last one opened."""
 
     def feed(self, event: dict[str, Any]) -> None:
         """Take one DevTools event: a request, the page's websocket opening, a resize, or
-        output."""
-        method, params = event.get("method"), event.get("params", {})
+        output. A websocket's frames count only while it is the page's last: an earlier
+        page's game drew on a screen of its own."""
+        method, params = event.get("method", ""), event.get("params", {})
+        if method.startswith("Network.webSocketFrame") and params["requestId"] != self.websocket:
+            return
         if method == "Network.requestWillBeSent":
             self.requests.append(params["request"]["url"])
         elif method == "Network.webSocketCreated":
+            self.websocket = params["requestId"]
             self.requests.append(params["url"])
             size = re.search(r"width=(\d+)&height=(\d+)", params["url"])
             if size:
@@ -146,7 +152,8 @@ async def play_by_clicks(page: Page, url: str, screenshot: Path) -> PageTerminal
     clicked: list[int] = []
     while not terminal.game_over():
         square = next(n for n in PREFERENCE if terminal.square_at(n) is not None)
-        number = len(terminal.moves()) + 1
+        # X's move number: the screen's move list may have scrolled its first moves away.
+        number = 2 * len(clicked) + 1
         await click_square(page, terminal, square)
         clicked.append(square)
         mark = ("X", square_name(square))
@@ -241,5 +248,68 @@ def test_in_screen_reader_mode_the_page_s_accessibility_tree_says_each_move(
         log = server.log.read_text()
     assert "Traceback" not in log, log
     # The line's row, and the text in it: a node each.
+    said = {name.strip() for name in names if "X plays b2. O plays " in name}
+    assert said and all(line.endswith("Your move.") for line in said), said
+
+
+async def focused(page: Page) -> str:
+    """The element that has the keyboard's focus, as HTML (a textarea's value left out)."""
+    return str(await page.evaluate("document.activeElement.outerHTML.slice(0, 200)"))
+
+
+async def loaded(page: Page, address: str) -> None:
+    """Wait until the page at ``address`` has loaded, its script started."""
+    script = "location.href + ' ' + document.readyState"
+    async with asyncio.timeout(DEADLINE):
+        while await page.evaluate(script) != f"{address} complete":
+            await asyncio.sleep(0.1)
+
+
+def test_the_first_tab_reaches_screen_reader_mode_and_the_tree_then_says_each_move(
+    tmp_path: Path,
+) -> None:
+    """Served without ``--screen-reader``, as a blind visitor meets it: the first Tab on
+    the page reaches the link to screen-reader mode, before the terminal, and the
+    accessibility tree names it; Enter opens `/?screen-reader=1`, which says so; a Tab
+    past its way back reaches the terminal, 5 plays b2, and the game's announcement of
+    the computer's reply is in the accessibility tree."""
+    executable = chromium_or_skip()
+    options = ("--ai-delay", "0", "--difficulty", "hard", "--seed", "12")
+    with served(tmp_path / "data", tmp_path / "serve.log", *options) as server:
+
+        async def scenario() -> tuple[list[str], list[str], list[str]]:
+            async with chromium(executable, tmp_path / "profile") as page:
+                await page.send("Network.enable")
+                await page.send("Page.enable")
+                await page.send("Accessibility.enable")
+                await page.send("Page.navigate", url=server.url + "/")
+                await loaded(page, server.url + "/")
+                plain = await accessible_names(page)
+                await page.press("Tab")
+                link = await focused(page)
+                await page.press("Enter")
+                await loaded(page, server.url + "/?screen-reader=1")
+                terminal = PageTerminal()
+                await until(page, terminal, first_frame, "the game's first frame")
+                await page.press("Tab")
+                back = await focused(page)
+                await page.press("Tab")
+                assert "xterm-helper-textarea" in await focused(page)
+                await page.press("5")
+                await until(page, terminal, lambda t: 2 in t.moves(), "the computer's reply")
+                names: list[str] = []
+                async with asyncio.timeout(DEADLINE):
+                    while not any("X plays b2. O plays " in name for name in names):
+                        await asyncio.sleep(0.2)
+                        names = await accessible_names(page)
+                return plain, [link, back], names
+
+        plain, (link, back), names = asyncio.run(scenario())
+        log = server.log.read_text()
+    assert "Traceback" not in log, log
+    assert link == f'<a href="{server.url}/?screen-reader=1">Screen reader mode</a>'
+    assert back == f'<a href="{server.url}/">Leave screen reader mode</a>'
+    assert "Screen reader mode" in plain and not any("Your move" in name for name in plain)
+    assert "Screen reader mode is on." in {name.strip() for name in names}
     said = {name.strip() for name in names if "X plays b2. O plays " in name}
     assert said and all(line.endswith("Your move.") for line in said), said

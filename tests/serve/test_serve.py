@@ -26,7 +26,16 @@ from tests.support.serving import Server, Tab, first_frame, served, square_name
 from tests.support.terminal import DEADLINE, ROOT, child_pids, running, wait_until
 from ttt_tui.__main__ import build_parser, main
 from ttt_tui.commands.play import WEB_DRIVER, game_argv
-from ttt_tui.commands.serve import full_text, is_loopback, tab_argv
+from ttt_tui.commands.serve import (
+    full_text,
+    is_loopback,
+    mode_url,
+    tab_argv,
+    tab_screen_reader,
+)
+from ttt_tui.compat.serve import SCRIPT_URL
+from ttt_tui.play.settings import Settings
+from ttt_tui.storage import Store
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads processes from /proc")
 
@@ -111,6 +120,159 @@ def test_the_page_asks_nothing_of_any_other_server(tmp_path: Path) -> None:
         named = asyncio.run(scenario(server.url))
     others = [address for address in named if not address.startswith(server.url + "/")]
     assert others == []
+
+
+# Screen-reader mode, each tab's own ----------------------------------------------------------
+
+LINK = re.compile(r'<a href="([^"]*)">([^<]*)</a>')
+"""A link of the page, its address and its words."""
+
+
+async def page_and_status(http: aiohttp.ClientSession, url: str) -> tuple[str, int]:
+    """The page at ``url`` and its HTTP status."""
+    async with http.get(url) as response:
+        return await response.text(), response.status
+
+
+def body_links(page: str) -> list[tuple[str, str]]:
+    """The links in the page's body, in order, each as its address and words."""
+    return LINK.findall(page[page.index("<body") :])
+
+
+def before_the_terminal(page: str, text: str) -> bool:
+    """Whether ``text`` comes in the page's body before its terminal and before any button
+    (textual-serve's Start and Restart, hidden until wanted)."""
+    body = page[page.index("<body") :]
+    return text in body and body.index(text) < min(body.index("<button"), body.index('"terminal"'))
+
+
+def test_the_page_s_first_link_opens_it_in_screen_reader_mode_and_back(tmp_path: Path) -> None:
+    """A visitor cannot ask the operator for ``serve --screen-reader``: the page's first
+    link, before its terminal, opens it in screen-reader mode (`/?screen-reader=1`), where
+    xterm.js's screen-reader script loads, the tab's websocket asks for a game in
+    screen-reader mode, and the page says so, with the way back first. The page has a
+    title, a language, and an icon at /favicon.ico."""
+
+    async def scenario(url: str) -> dict[str, tuple[str, int]]:
+        async with aiohttp.ClientSession() as http:
+            pages = {
+                name: await page_and_status(http, url + address)
+                for name, address in [
+                    ("plain", "/"),
+                    ("screen reader", "/?screen-reader=1"),
+                    ("script", SCRIPT_URL),
+                ]
+            }
+            async with http.get(url + "/favicon.ico") as response:
+                icon = await response.read()
+                assert response.status == 200
+                assert response.content_type == "image/vnd.microsoft.icon"
+            # An icon file (reserved 0, type 1) of two images, 16 and 32 pixels square.
+            assert icon[:4] == b"\x00\x00\x01\x00" and int.from_bytes(icon[4:6], "little") == 2
+            assert (icon[6], icon[7], icon[22], icon[23]) == (16, 16, 32, 32)
+            return pages
+
+    with served(tmp_path / "data", tmp_path / "serve.log") as server:
+        pages = asyncio.run(scenario(server.url))
+        url = server.url
+    ws = url.replace("http:", "ws:")
+    plain, status = pages["plain"]
+    assert status == 200
+    assert body_links(plain)[0] == (f"{url}/?screen-reader=1", "Screen reader mode")
+    assert before_the_terminal(plain, "Screen reader mode")
+    assert f'data-session-websocket-url="{ws}/ws"' in plain
+    assert f'src="{url}/static/js/textual.js"' in plain
+    assert '<html lang="en">' in plain and "<title>ttt-tui</title>" in plain
+    assert f'<link rel="icon" href="{url}/favicon.ico" />' in plain
+
+    said, status = pages["screen reader"]
+    assert status == 200
+    assert body_links(said)[0] == (f"{url}/", "Leave screen reader mode")
+    assert before_the_terminal(said, "Screen reader mode is on.")
+    assert f'data-session-websocket-url="{ws}/ws/screen-reader"' in said
+    assert f'src="{url}{SCRIPT_URL}"' in said
+    assert "<title>ttt-tui: screen reader mode</title>" in said
+    script, status = pages["script"]
+    assert status == 200 and "screenReaderMode:!0," in script
+
+
+async def first_move(http: aiohttp.ClientSession, page_url: str, *, said: bool) -> str:
+    """Open a tab from the page at ``page_url``, play b2, and return its screen once the
+    computer has replied (and, if ``said``, once the announcement line says so)."""
+    tab = await Tab.open(http, page_url, size=(100, 36))
+    try:
+        assert await tab.until(first_frame), tab.text
+        await tab.press("5")
+        assert await tab.until(lambda t: 2 in t.moves()), tab.text
+        if said:
+            assert await tab.until(lambda t: "X plays b2. O plays " in t.text), tab.text
+        return tab.text
+    finally:
+        await tab.close()
+
+
+def test_a_tab_s_game_is_in_screen_reader_mode_as_its_page_says(tmp_path: Path) -> None:
+    """Opened from `/?screen-reader=1`, a tab's game says each move on its announcement
+    line; opened from `/`, it does not, though the saved settings (another tab's, or the
+    terminal player's) have screen-reader mode on: the page decides, and its terminal
+    is in screen-reader mode or not with it."""
+    store = Store(tmp_path / "data")
+    store.save_settings(Settings(screen_reader=True))
+    store.close()
+
+    async def scenario(url: str) -> list[str]:
+        async with aiohttp.ClientSession() as http:
+            return [
+                await first_move(http, url + "/?screen-reader=1", said=True),
+                await first_move(http, url + "/", said=False),
+            ]
+
+    with served(tmp_path / "data", tmp_path / "serve.log", "--ai-delay", "0") as server:
+        said, plain = asyncio.run(scenario(server.url))
+        log = server.log.read_text()
+    assert "Traceback" not in log, log
+    assert "X plays b2. O plays " in said
+    assert "X plays" not in plain and "Your move" in plain
+
+
+def test_serve_screen_reader_is_every_page_s_default_and_a_page_can_leave_it(
+    tmp_path: Path,
+) -> None:
+    """With ``serve --screen-reader`` the page at / is in screen-reader mode, its game with
+    it, and its first link leaves it (`/?screen-reader=0`): a page, and a game, without."""
+
+    async def scenario(url: str) -> tuple[str, str, str]:
+        async with aiohttp.ClientSession() as http:
+            said, _ = await page_and_status(http, url + "/")
+            plain, _ = await page_and_status(http, url + "/?screen-reader=0")
+            return said, plain, await first_move(http, url + "/?screen-reader=0", said=False)
+
+    options = ("--ai-delay", "0", "--screen-reader")
+    with served(tmp_path / "data", tmp_path / "serve.log", *options) as server:
+        said, plain, screen = asyncio.run(scenario(server.url))
+        url = server.url
+    ws = url.replace("http:", "ws:")
+    assert body_links(said)[0] == (f"{url}/?screen-reader=0", "Leave screen reader mode")
+    assert f'data-session-websocket-url="{ws}/ws/screen-reader"' in said
+    assert body_links(plain)[0] == (f"{url}/", "Screen reader mode")
+    assert f'data-session-websocket-url="{ws}/ws"' in plain
+    assert "X plays" not in screen
+
+
+def test_the_mode_link_keeps_the_page_s_other_options() -> None:
+    assert [tab_screen_reader({"screen-reader": v}, False) for v in ("1", "0", "yes")] == [
+        True,
+        False,
+        False,
+    ]
+    assert tab_screen_reader({}, True) and tab_screen_reader({"screen-reader": "on"}, True)
+    assert mode_url("http://h", {"fontsize": "20"}, True, False) == (
+        "http://h/?fontsize=20&screen-reader=1"
+    )
+    assert mode_url("http://h", {"screen-reader": "1", "fontsize": "20"}, False, False) == (
+        "http://h/?fontsize=20"
+    )
+    assert mode_url("https://h/games", {"screen-reader": "0"}, True, True) == "https://h/games/"
 
 
 def test_the_games_of_a_server_killed_outright_end_with_it(tmp_path: Path) -> None:

@@ -44,6 +44,9 @@ FLAGS = (
     "--remote-debugging-port=0",
 )
 
+NAMED_KEYS = {"Tab": (9, ""), "Enter": (13, "\r")}
+"""The keys `Page.press` knows by name, with their key codes and the text they type."""
+
 
 def find_chromium() -> str | None:
     """The browser to run: `CHROMIUM_ENV`, else the first of `NAMES` on the PATH."""
@@ -97,6 +100,15 @@ class Page:
             await self.send(
                 "Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1
             )
+
+    async def press(self, key: str) -> None:
+        """Press and release a key as a keyboard does: ``Tab``, ``Enter`` or a digit."""
+        number, text = NAMED_KEYS[key] if key in NAMED_KEYS else (ord(key), key)
+        code = key if key in NAMED_KEYS else f"Digit{key}"
+        down = "keyDown" if text else "rawKeyDown"  # a key that types nothing: no keypress
+        keys = {"key": key, "code": code, "windowsVirtualKeyCode": number}
+        await self.send("Input.dispatchKeyEvent", type=down, text=text, **keys)
+        await self.send("Input.dispatchKeyEvent", type="keyUp", **keys)
 
     async def screenshot(self, path: Path) -> None:
         """Save what the page shows as a PNG."""

@@ -241,6 +241,8 @@ def _run(args: argparse.Namespace, bot: BotPlayer | None) -> int:
         gc.freeze()
         gc.enable()
 
+    served = os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER
+    asked = args.screen_reader or os.environ.get(SCREEN_READER_ENV) == "1"
     app = TicTacToeApp(
         store=Store(enabled=not args.no_save),
         difficulty=args.difficulty,
@@ -249,9 +251,11 @@ def _run(args: argparse.Namespace, bot: BotPlayer | None) -> int:
         ai_delay=args.ai_delay,
         seed=args.seed,
         bot=bot,
-        screen_reader=args.screen_reader or os.environ.get(SCREEN_READER_ENV) == "1",
+        # A served tab's page is in screen-reader mode or not, and its game with it: not
+        # as another tab saved the setting, nor as the server's environment says.
+        screen_reader=args.screen_reader if served else (asked or None),
         # A served tab's game is nobody's to resume: a closed tab's is recorded as abandoned.
-        resume=os.environ.get("TEXTUAL_DRIVER") != WEB_DRIVER,
+        resume=not served,
         after_first_frame=after_first_frame,
     )
     app.run()

@@ -23,6 +23,10 @@ network may open needs:
   without telling the server its own name.
 - A terminal size a page asks for is held to `MAX_SIZE`, so that no visitor can
   make a game draw a screen of millions of cells.
+- Any tab can be in screen-reader mode, its page's terminal and its game both: the
+  page's first link opens it so (``/?screen-reader=1``), and links back.
+  ``--screen-reader`` makes it every tab's default (``/?screen-reader=0`` leaves it).
+- The page has a title, a language and an icon (`FAVICON`, at ``/favicon.ico``).
 
 Every game shares the data directory; `ttt_tui.storage` keeps their saves from
 losing each other's updates.
@@ -38,15 +42,17 @@ import logging
 import shlex
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import aiohttp_jinja2
 from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-from ttt_tui.compat.serve import game_process, web_app
+from ttt_tui.compat.serve import game_process, page_template, web_app
 
 log = logging.getLogger("ttt-tui.serve")
 
@@ -59,6 +65,62 @@ textual-serve's 15: on a busy machine a live tab's answer can take more than 7.5
 
 MAX_SIZE = (500, 200)
 """The largest terminal, in columns and rows, that a page may ask for."""
+
+SCREEN_READER = "--screen-reader"
+"""The game option for screen-reader mode, which each tab's page decides."""
+
+SCREEN_READER_QUERY = "screen-reader"
+"""The page's query parameter for screen-reader mode: ``1`` on, ``0`` off."""
+
+SCREEN_READER_WEBSOCKET = "/ws/screen-reader"
+"""Where a page in screen-reader mode connects, for a game in screen-reader mode (the
+page's script adds the terminal's size to the address as a query of its own)."""
+
+FAVICON = Path(__file__).with_name("favicon.ico")
+"""The page's icon: a board, X in the middle, O in a corner; 16 and 32 pixels."""
+
+HEAD = """  <title>{{ application.name }}
+      {%- if screen_reader %}: screen reader mode{% endif %}</title>
+    <link rel="icon" href="{{ base_url }}/favicon.ico" />
+    <style>
+      .ttt-mode {
+        position: relative;
+        z-index: 30;
+        box-sizing: border-box;
+        height: 28px;
+        margin: 0;
+        padding: 0 12px;
+        font: 14px/28px "Roboto Mono", menlo, monospace;
+        color: #e8e8e8;
+        background: #12232d;
+      }
+      .ttt-mode a {
+        color: #d2b0ff;
+      }
+      .ttt-mode a:focus-visible {
+        outline: 2px solid #ffffff;
+        outline-offset: 2px;
+      }
+      body .textual-terminal {
+        height: calc(100vh - 28px);
+      }
+      .dialog-container {
+        top: 0;
+        left: 0;
+      }
+    </style>
+  """
+"""Added to the page's head: its title, its icon, and the look of `BODY`'s line, above
+a terminal that leaves room for it."""
+
+BODY = """
+    <header class="ttt-mode">{% if screen_reader %}Screen reader mode is on.
+      <a href="{{ mode_url }}">Leave screen reader mode</a>{% else %}
+      <a href="{{ mode_url }}">Screen reader mode</a>{% endif %}
+    </header>
+"""
+"""Put first in the page's body, before the terminal, so that it is the first thing a
+screen reader reads and the first a Tab reaches: a link to the page in the other mode."""
 
 
 def is_loopback(host: str) -> bool:
@@ -95,6 +157,21 @@ def _full_page(max_games: int) -> str:
     )
 
 
+def tab_screen_reader(query: Mapping[str, str], default: bool) -> bool:
+    """Whether a page asked for with ``query`` is in screen-reader mode: as its
+    `SCREEN_READER_QUERY` says, else as ``default`` (``serve --screen-reader``)."""
+    return {"1": True, "0": False}.get(query.get(SCREEN_READER_QUERY, ""), default)
+
+
+def mode_url(base: str, query: Mapping[str, str], screen_reader: bool, default: bool) -> str:
+    """The page at ``base`` with ``query``, in screen-reader mode or not: a query that
+    names the mode only when it is not the ``default``."""
+    wanted = {key: value for key, value in query.items() if key != SCREEN_READER_QUERY}
+    if screen_reader != default:
+        wanted[SCREEN_READER_QUERY] = "1" if screen_reader else "0"
+    return f"{base}/" + (f"?{urlencode(wanted)}" if wanted else "")
+
+
 def _clamp(value: Any, largest: int) -> int:
     try:
         number = int(value)
@@ -104,7 +181,8 @@ def _clamp(value: Any, largest: int) -> int:
 
 
 class GameServer(Server):
-    """textual-serve's server with a limit on games, and games that end with their tab."""
+    """textual-serve's server with a limit on games, games that end with their tab, and
+    tabs in screen-reader mode or not, each as its page asks."""
 
     def __init__(
         self,
@@ -114,7 +192,10 @@ class GameServer(Server):
         port: int,
         public_url: str | None,
         max_games: int,
+        screen_reader: bool,
     ) -> None:
+        """``game_argv`` are each tab's game options but `SCREEN_READER`, which a tab's
+        page decides, ``screen_reader`` its default."""
         super().__init__(
             shlex.join(tab_argv(game_argv)),
             host=host,
@@ -122,12 +203,14 @@ class GameServer(Server):
             title="ttt-tui",
             public_url=public_url,
         )
+        self.game_argv = list(game_argv)
+        """Each tab's game options, but screen-reader mode."""
         self.fixed_url = public_url.rstrip("/") if public_url else None
         """The address browsers use, if given; else the one each browser asked for."""
         self.max_games = max_games
         """Games in play at once, at most."""
-        self.screen_reader = "--screen-reader" in game_argv
-        """Whether the games are in screen-reader mode, and the page's terminal with them."""
+        self.screen_reader = screen_reader
+        """Whether a page that does not say is in screen-reader mode, and its game with it."""
         self.games: dict[AppService, web.WebSocketResponse] = {}
         """The games in play, each with its tab's websocket."""
 
@@ -137,8 +220,9 @@ class GameServer(Server):
         return self.fixed_url or f"{request.scheme}://{request.host}"
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
-        """textual-serve's page, pointing at this server as the browser reached it; or,
-        when every game is taken, a page that says so."""
+        """textual-serve's page (with `HEAD` and `BODY`), pointing at this server as the
+        browser reached it, in screen-reader mode or not (`tab_screen_reader`); or, when
+        every game is taken, a page that says so."""
         if len(self.games) >= self.max_games:
             return web.Response(
                 status=503,
@@ -153,13 +237,22 @@ class GameServer(Server):
             font_size = int(request.query.get("fontsize", "16"))
         except ValueError:
             font_size = 16
+        screen_reader = tab_screen_reader(request.query, self.screen_reader)
+        websocket = SCREEN_READER_WEBSOCKET if screen_reader else "/ws"
         context = {
             "font_size": font_size,
-            "app_websocket_url": f"{websocket_scheme}:{rest}/ws",
+            "app_websocket_url": f"{websocket_scheme}:{rest}{websocket}",
             "config": {"static": {"url": f"{base}/static/"}},
             "application": {"name": self.title},
+            "base_url": base,
+            "screen_reader": screen_reader,
+            "mode_url": mode_url(base, request.query, not screen_reader, self.screen_reader),
         }
         return aiohttp_jinja2.render_template("app_index.html", request, context)
+
+    async def handle_favicon(self, request: web.Request) -> web.StreamResponse:
+        """The page's icon, `FAVICON`."""
+        return web.FileResponse(FAVICON, headers={"Content-Type": "image/vnd.microsoft.icon"})
 
     async def on_startup(self, app: web.Application) -> None:
         """Nothing: `run` says where the server is once it is listening."""
@@ -171,8 +264,14 @@ class GameServer(Server):
 
     # A tab -------------------------------------------------------------------
 
+    def tab_command(self, screen_reader: bool) -> str:
+        """The shell command of one tab's game, in screen-reader mode or not."""
+        options = [*self.game_argv, SCREEN_READER] if screen_reader else self.game_argv
+        return shlex.join(tab_argv(options))
+
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-        """Run one game for one tab, for as long as the tab is open."""
+        """Run one game for one tab, for as long as the tab is open: in screen-reader
+        mode if the page connected at `SCREEN_READER_WEBSOCKET`."""
         websocket = web.WebSocketResponse(heartbeat=HEARTBEAT)
         await websocket.prepare(request)
         if len(self.games) >= self.max_games:
@@ -188,7 +287,7 @@ class GameServer(Server):
             await websocket.close()
 
         service = AppService(
-            self.command,
+            self.tab_command(request.path == SCREEN_READER_WEBSOCKET),
             write_bytes=websocket.send_bytes,
             write_str=websocket.send_str,
             close=close,
@@ -265,9 +364,10 @@ class GameServer(Server):
 
         Raises `OSError` if the address cannot be listened on.
         """
-        runner = web.AppRunner(
-            await web_app(self, screen_reader=self.screen_reader), handle_signals=False
-        )
+        app = await web_app(self, page_template(HEAD, BODY))
+        app.router.add_get(SCREEN_READER_WEBSOCKET, self.handle_websocket)
+        app.router.add_get("/favicon.ico", self.handle_favicon)
+        runner = web.AppRunner(app, handle_signals=False)
         await runner.setup()
         stopped: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
@@ -298,8 +398,11 @@ def run_server(
     port: int,
     public_url: str | None,
     max_games: int,
+    screen_reader: bool,
 ) -> int:
-    """Run `ttt-tui serve` until stopped; the exit status."""
+    """Run `ttt-tui serve` until stopped, each tab's game with ``game_argv`` and in
+    screen-reader mode as its page asks, by default as ``screen_reader`` says; the exit
+    status."""
     if not is_loopback(host):
         print(
             f"ttt-tui serve: warning: listening on {host}, so other machines can connect."
@@ -313,6 +416,7 @@ def run_server(
         port=port,
         public_url=public_url,
         max_games=max_games,
+        screen_reader=screen_reader,
     )
     logging.basicConfig(level=logging.INFO, format="ttt-tui serve: %(message)s")
     try:

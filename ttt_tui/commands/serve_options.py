@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 
 from ttt_tui.commands import Subcommands, bounded
-from ttt_tui.commands.play import add_game_options, game_argv
+from ttt_tui.commands.play import SCREEN_READER_ENV, add_game_options, game_argv
 
 DEFAULT_HOST = "127.0.0.1"
 """The address served on unless told otherwise: this machine only."""
@@ -80,12 +81,16 @@ def main(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    from ttt_tui.commands.serve import run_server
+    from ttt_tui.commands.serve import SCREEN_READER, run_server
 
+    argv = game_argv(args)
     return run_server(
-        game_argv(args),
+        # Each page decides its tab's screen-reader mode; the option is only its default.
+        # The words are options and their values, and no value can be the option.
+        [word for word in argv if word != SCREEN_READER],
         host=args.host,
         port=args.port,
         public_url=args.public_url,
         max_games=args.max_games,
+        screen_reader=SCREEN_READER in argv or os.environ.get(SCREEN_READER_ENV) == "1",
     )

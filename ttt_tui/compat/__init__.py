@@ -34,7 +34,7 @@ naming the module, as soon as one of them is gone or has changed.
     Screens that start no text selection, and redraw through dialogs above them.
 `serve`
     textual-serve's server, run by ttt-tui, its games ended with their tabs, its
-    page's font loaded from the server itself.
+    page's font loaded from the server itself, its page readable by a screen reader.
 """
 
 from __future__ import annotations

@@ -18,14 +18,17 @@ instead, and `web_app` serves the rewritten page. No upstream report was found. 
 go when textual-serve's page loads its font from the server: `tests/compat` checks
 that the page still has the link this replaces.
 
-**A terminal a screen reader can read.** xterm.js, which draws the game in the
-page, keeps its text in the page's accessibility tree only in its screen-reader
-mode, and textual-serve's script (``static/js/textual.js``) creates its terminal
-with fixed options, off. With ``ttt-tui serve --screen-reader`` the page loads
-`screen_reader_script`, textual-serve's script with that one option turned on, from
-`SCRIPT_URL`. No upstream report was found. Can go when textual-serve lets a page
-set the terminal's options: `tests/compat` checks that the script still creates
-its terminal as this expects.
+**A page a screen reader can read.** xterm.js, which draws the game in the page,
+keeps its text in the page's accessibility tree only in its screen-reader mode, and
+textual-serve's script (``static/js/textual.js``) creates its terminal with fixed
+options, off. `screen_reader_script` is that script with the one option turned on,
+served from `SCRIPT_URL`; the page loads it when its context says
+``screen_reader``. The page has no title and no language either, and nothing before
+its terminal: `page_template` gives it a language and puts what `ttt-tui serve`
+wants at the end of its head and first in its body. No upstream report was found.
+Can go when textual-serve lets a page set the terminal's options and its own
+markup: `tests/compat` checks that the script still creates its terminal as this
+expects, and that the page still has the places `page_template` writes in.
 
 **Ending a game that does not quit.** textual-serve's ``AppService`` can only ask
 its game to quit; it keeps the game's process private (``AppService._process``).
@@ -37,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp_jinja2
@@ -84,10 +88,19 @@ TERMINAL = re.compile(r"new (\w+)\.Terminal\(\{")
 """Where textual-serve's script creates its xterm.js terminal, with its options."""
 
 SCRIPT_URL = "/ttt-tui/textual.js"
-"""Where the page finds textual-serve's script with screen-reader mode on."""
+"""Where, under the server's address, the page finds textual-serve's script with
+screen-reader mode on."""
 
 SCRIPT_LINK = "{{ config.static.url }}js/textual.js"
 """How textual-serve's page names its script."""
+
+SCRIPT_CHOICE = (
+    "{% if screen_reader %}{{ base_url }}" + SCRIPT_URL + "{% else %}" + SCRIPT_LINK + "{% endif %}"
+)
+"""The page's script: textual-serve's, or with ``screen_reader`` `screen_reader_script`."""
+
+BODY = re.compile(r"<body[^>]*>")
+"""The page's body tag."""
 
 
 def upstream_script() -> str:
@@ -116,22 +129,35 @@ def local_fonts(page: str) -> str:
     return FONT_LINK.sub(lambda _: LOCAL_FONTS, page)
 
 
-async def web_app(server: Server, *, screen_reader: bool = False) -> web.Application:
-    """The aiohttp application that serves ``server``'s page (with `local_fonts`) and
-    websockets; with ``screen_reader``, a page whose terminal a screen reader can read
-    (`screen_reader_script`)."""
-    app = await server._make_app()
+def _once(page: str, pattern: str | re.Pattern[str], replace: Callable[[str], str]) -> str:
+    found, count = re.subn(pattern, lambda m: replace(m[0]), page, count=1)
+    if count != 1:
+        raise ValueError(f"textual-serve's page no longer has {pattern!r} where expected")
+    return found
+
+
+def page_template(head: str, body: str) -> str:
+    """textual-serve's page in English, with `local_fonts`, ``head`` at the end of its
+    head, ``body`` first in its body, and its script in screen-reader mode when the
+    context's ``screen_reader`` is true (from the context's ``base_url``, the server's
+    address); `ValueError` if the page no longer has the places these go."""
     page = local_fonts(upstream_page())
-    if screen_reader:
-        if SCRIPT_LINK not in page:
-            raise ValueError("textual-serve's page no longer names its script as expected")
-        page = page.replace(SCRIPT_LINK, SCRIPT_URL)
-        script = screen_reader_script(upstream_script())
+    page = _once(page, "<html>", lambda _: '<html lang="en">')
+    page = _once(page, "</head>", lambda tag: head + tag)
+    page = _once(page, BODY, lambda tag: tag + body)
+    return _once(page, re.escape(SCRIPT_LINK), lambda _: SCRIPT_CHOICE)
 
-        async def serve_script(_request: web.Request) -> web.Response:
-            return web.Response(text=script, content_type="application/javascript")
 
-        app.router.add_get(SCRIPT_URL, serve_script)
+async def web_app(server: Server, page: str) -> web.Application:
+    """The aiohttp application that serves ``server``'s page from the template ``page``
+    (`page_template`), its websockets, and `screen_reader_script` at `SCRIPT_URL`."""
+    app = await server._make_app()
+    script = screen_reader_script(upstream_script())
+
+    async def serve_script(_request: web.Request) -> web.Response:
+        return web.Response(text=script, content_type="application/javascript")
+
+    app.router.add_get(SCRIPT_URL, serve_script)
     aiohttp_jinja2.setup(app, loader=jinja2.DictLoader({PAGE: page}))
     return app
 
