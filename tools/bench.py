@@ -1,14 +1,7 @@
-"""Benchmark the engine against naive minimax measured in the same run, on every board.
-
-``python -m tools.bench`` times the tutorials' plain recursive minimax (no memo, no
-pruning) choosing the first move on the empty 3x3 board, in Python here and compiled
-(the Rust build in ``../shared/baselines/rust-naive-minimax``, built with cargo when
-both are there); beside it, the engine in fresh processes and with warm tables; then
-4x4 and 5x5 (the proof without the opening book, the coach's first positions, Hard's
-moves over whole games, and the review of those games). ``--ui`` runs the interface
-benchmark instead (`tools.uibench`), ``--search`` the search benchmark
-(`tools.searchbench`). The engine's part loads no Textual and no Rich.
-"""
+"""``python -m tools.bench``: the engine on every board against the tutorials' naive
+minimax, in Python and compiled (``../shared/baselines`` beside the clone), measured in
+the same run; no Textual, no Rich. ``--ui`` runs `tools.uibench` instead, ``--search``
+`tools.searchbench`. docs/engine.md says what each row measures."""
 
 from __future__ import annotations
 

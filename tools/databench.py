@@ -1,22 +1,7 @@
-"""Benchmark the data layer at scale: the screens and commands with 1,000 to 1,000,000
-recorded games, side by side with an empty data directory measured in the same run.
-
-    python -m tools.databench [--sizes 1000,100000,1000000] [--runs N]
-
-Each directory is filled through the store's own code (`Store.import_games`, `BATCH`
-games a transaction) with seeded games of every board, mode, result and level, the
-newest always the same 3x3 game. For the empty directory and each size it measures
-**record a game** (`Store.record_game` in a fresh interpreter, the database opened
-first as the app's saver opens it, each record its own transaction); the **Stats
-screen** and the **games list** (the real game in an 80x24 pseudo-terminal, with
-`tools.uibench`'s harness: from ``s`` to the frame showing the counts, then from ``g``
-to the frame listing the newest game); the game's **RSS** at its first frame and with
-the list open; **``ttt-tui review last``**, the whole command as a process (in the
-empty directory, with no game to review, ``review --moves`` of the same game); and
-the **database size** (the ``.sqlite3`` file and its ``-wal``). Launches, reviews and
-records take turns between the directories, run by run, so a shared machine's load
-touches all of them alike; the records come last, as they add games.
-"""
+"""``python -m tools.databench [--sizes 1000,100000,1000000] [--runs N]``: the data
+layer's screens and commands with up to a million recorded games, side by side with an
+empty data directory measured in the same run. docs/data.md says how each figure is
+taken."""
 
 from __future__ import annotations
 

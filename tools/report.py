@@ -20,18 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 """The top of the clone, holding ``ttt_tui`` and ``tools``."""
 
 DROPPED_ENV = (
-    "NO_COLOR",
-    "FORCE_COLOR",
-    "COLORTERM",
-    "TTY_COMPATIBLE",
-    "TTY_INTERACTIVE",
-    "COLUMNS",
-    "LINES",
-    "JUPYTER_COLUMNS",
-    "JUPYTER_LINES",
-    "ESCDELAY",
-    "PYTHONDONTWRITEBYTECODE",
-)
+    "NO_COLOR", "FORCE_COLOR", "COLORTERM", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "COLUMNS",
+    "LINES", "JUPYTER_COLUMNS", "JUPYTER_LINES", "ESCDELAY", "PYTHONDONTWRITEBYTECODE",
+)  # fmt: skip
 """Variables that would change a child's colours, size or key timing (every ``TEXTUAL_*``
 one goes too), or make every start compile from source, which an installed game never
 does."""

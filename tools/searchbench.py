@@ -1,14 +1,6 @@
-"""Benchmark the interface while the computer searches, and how fast a search stops.
-
-``python -m tools.bench --search`` starts the game twice in 80x24 pseudo-terminals
-(`tools.uibench`'s harness), on 5x5 with two players and the coach on, and brings both
-to `LONG`, whose analysis takes the engine seconds: in one the coach is then switched
-off, the idle baseline; in the other the coach values every move in the search process,
-as the game does. Arrow keys go to the two in turn while the search runs, each timed
-from the key to the frame showing the cursor moved. Then, in one search process, a
-running analysis of `LONG` is cancelled and a tiny one asked for right behind it,
-against the tiny one alone: how long the process goes on with a search nobody wants.
-"""
+"""``python -m tools.bench --search``: arrow keys while the coach searches a 5x5 position
+against the same game with the coach off, and how long a search given up on goes on
+against a tiny analysis alone, in the same run. docs/performance.md says how."""
 
 from __future__ import annotations
 
@@ -30,7 +22,7 @@ from tools.report import (
     verdict,
     within,
 )
-from tools.uibench import KEY_TIMEOUT, START_TIMEOUT, BenchError, Terminal, launched, shows
+from tools.uibench import BenchError, Terminal, five_by_five, shows
 from ttt_tui.engine import Board, Progress
 
 LONG = Board.parse(".......O......X.......X..")
@@ -57,17 +49,11 @@ def searching(terminal: Terminal) -> bool:
 def key_times(keys: int) -> dict[str, list[Seconds]]:
     """Arrow keys to the idle game and to the searching one in turn, up to ``keys`` each,
     while the search runs: a round the search did not outlast is dropped."""
-    settings: dict[str, object] = {"version": 2, "mode": "two_players", "board": 5, "coach": True}
     times: dict[str, list[Seconds]] = {"idle (coach off)": [], "searching": []}
     with contextlib.ExitStack() as stack:
         terminals = []
         for name in times:
-            game = ("-m", "ttt_tui", "--ai-delay", "0")
-            terminal = stack.enter_context(launched(name, game, settings))
-            terminal.wait_for(shows("▶ 13 ◀"), "the empty 5x5 board", START_TIMEOUT)
-            for key in SETUP:
-                terminal.press(key)
-            terminal.wait_for(shows("O to move"), "O to move", KEY_TIMEOUT)
+            terminal = stack.enter_context(five_by_five(name, True, SETUP, "O to move"))
             if name.startswith("idle"):
                 terminal.press(b"c")
             terminal.timed(b"\x1b[A", shows("▶ 18 ◀"), "the cursor on 18")

@@ -1,12 +1,6 @@
-"""Measure how strongly each difficulty plays, from seeded games.
-
-``python -m tools.strength`` plays every difficulty against a uniformly random
-opponent and against a perfect one (Hard), once as X and once as O, and prints win /
-draw / loss percentages as a Markdown table, then whether the levels are strictly
-ordered; ``--size`` picks the board (3, 4 or 5). Every game gets its own
-`random.Random` per player, seeded from ``--seed``, the board and the game's place in
-the table, so any single game can be replayed. Pure Python: no Textual, no Rich.
-"""
+"""``python -m tools.strength``: each difficulty against a random and a perfect opponent,
+as X and as O, from seeded games any one of which can be replayed; win / draw / loss
+percentages and whether the levels are strictly ordered. No Textual, no Rich."""
 
 from __future__ import annotations
 

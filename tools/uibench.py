@@ -1,15 +1,7 @@
-"""Benchmark the game's interface against a baseline measured in the same run.
-
-``python -m tools.bench --ui`` starts the real game (``python -m ttt_tui``, You vs AI
-at Hard, ``--ai-delay 0``, a fresh data directory) and the bare app
-(`tools.bare_app`) in 80x24 pseudo-terminals, writes the bytes a terminal sends for
-keys, and reads what they draw through a terminal emulator (pyte). The two take turns,
-launch by launch and key by key, so that the machine's load touches both. Then browser
-tabs to ``ttt-tui serve`` and to the bare app under textual-serve, in turn; then tree
-moves in two explorers on 5x5, one counting on its Search tab and one with nothing to
-count. Each figure is printed beside its baseline, with the ratio and its goal (`GOALS`).
-CPU times come from /proc: Linux only.
-"""
+"""``python -m tools.bench --ui``: the game against a bare Textual app in pseudo-terminals
+and in browser tabs, and the explorer counting against one that is not, each figure
+printed beside its baseline from the same run, the ratio and its goal (`GOALS`).
+docs/performance.md says how each is taken. Linux only: CPU times come from /proc."""
 
 from __future__ import annotations
 
@@ -30,6 +22,7 @@ import sys
 import tempfile
 import termios
 import time
+from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -224,6 +217,19 @@ def launched(
             terminal.close()
 
 
+@contextlib.contextmanager
+def five_by_five(name: str, coach: bool, keys: Sequence[bytes], shown: str) -> Iterator[Terminal]:
+    """The game on 5x5, two players, the coach on or off, once ``keys`` have played the
+    position whose screen shows ``shown``."""
+    settings: dict[str, object] = {"version": 2, "mode": "two_players", "board": 5, "coach": coach}
+    with launched(name, ("-m", "ttt_tui", "--ai-delay", "0"), settings) as terminal:
+        terminal.wait_for(shows("▶ 13 ◀"), "the empty 5x5 board", START_TIMEOUT)
+        for key in keys:
+            terminal.press(key)
+        terminal.wait_for(shows(shown), shown, KEY_TIMEOUT)
+        yield terminal
+
+
 def shows(*texts: str) -> Callable[[Lines], bool]:
     """A test for a screen showing every one of ``texts``."""
     return lambda lines: all(any(text in line for line in lines) for text in texts)
@@ -333,12 +339,10 @@ class Game:
 
 def board_labels(lines: Lines) -> dict[int, tuple[int, int]]:
     """Where each empty square's number stands alone inside the board's frame."""
-    for top, line in enumerate(lines):  # noqa: B007 - the frame's top row, used below
-        left, right = line.find("╭"), line.find("╮", line.find("╭") + 1)
-        if left >= 0 and right >= 0:
-            break
-    else:
+    top = next((row for row, line in enumerate(lines) if "╭" in line and "╮" in line), None)
+    if top is None:
         return {}
+    left, right = lines[top].find("╭"), lines[top].find("╮")
     found: dict[int, tuple[int, int]] = {}
     for row in range(top + 1, len(lines)):
         if lines[row][left : left + 1] == "╰":
@@ -348,23 +352,15 @@ def board_labels(lines: Lines) -> dict[int, tuple[int, int]]:
     return found
 
 
-@dataclass
-class Figures:
-    """Everything measured for one app."""
-
-    start_wall: list[Seconds] = field(default_factory=list)
-    start_cpu: list[Seconds] = field(default_factory=list)
-    arrow: list[Seconds] = field(default_factory=list)
-    arrow_cpu: list[Seconds] = field(default_factory=list)
-    play: list[Seconds] = field(default_factory=list)
-    play_cpu: list[Seconds] = field(default_factory=list)
-    """CPU of each play, the computer's reply included."""
+Figures = dict[str, list[Seconds]]
+"""An app's figures by name: start_wall, start_cpu, arrow, arrow_cpu, play and play_cpu
+(a play's CPU with the computer's reply)."""
 
 
 def measure(runs: int, keys: int, progress: Callable[[str], None]) -> dict[str, Figures]:
     """Launch each app ``runs`` times, interleaved, with ``keys`` arrows and plays each."""
     subjects: list[Bare | Game] = [Game(), Bare()]
-    figures = {s.name: Figures() for s in subjects}
+    figures: dict[str, Figures] = {s.name: defaultdict(list) for s in subjects}
     for subject in subjects:  # Not counted: lets .pyc files be written and read once.
         with launched(subject.name, subject.command) as terminal:
             terminal.wait_for(subject.first_frame, "its first full frame", START_TIMEOUT)
@@ -376,8 +372,8 @@ def measure(runs: int, keys: int, progress: Callable[[str], None]) -> dict[str, 
             for subject in order:
                 terminal = stack.enter_context(launched(subject.name, subject.command))
                 seen = terminal.wait_for(subject.first_frame, "its first frame", START_TIMEOUT)
-                figures[subject.name].start_cpu.append(terminal.cpu())
-                figures[subject.name].start_wall.append(seen - terminal.started)
+                figures[subject.name]["start_cpu"].append(terminal.cpu())
+                figures[subject.name]["start_wall"].append(seen - terminal.started)
                 subject.started(terminal)
                 terminal.settle(0.2)
                 terminals.append((subject, terminal))
@@ -385,15 +381,15 @@ def measure(runs: int, keys: int, progress: Callable[[str], None]) -> dict[str, 
                 for subject, terminal in terminals:
                     key, moved = subject.arrow()
                     before = terminal.cpu()
-                    figures[subject.name].arrow.append(terminal.timed(key, moved, "the cursor"))
+                    figures[subject.name]["arrow"].append(terminal.timed(key, moved, "the cursor"))
                     terminal.settle()
-                    figures[subject.name].arrow_cpu.append(terminal.cpu() - before)
+                    figures[subject.name]["arrow_cpu"].append(terminal.cpu() - before)
             for _ in range(keys):
                 for subject, terminal in terminals:
                     before = terminal.cpu()
-                    figures[subject.name].play.append(subject.play(terminal))
+                    figures[subject.name]["play"].append(subject.play(terminal))
                     terminal.settle()
-                    figures[subject.name].play_cpu.append(terminal.cpu() - before)
+                    figures[subject.name]["play_cpu"].append(terminal.cpu() - before)
     return figures
 
 
@@ -560,17 +556,11 @@ def explorer_keys(keys: int, progress: Callable[[str], None]) -> dict[str, list[
     whose heading shows the position selected. A count that finishes leaves nothing to
     count: that explorer is closed and opened again, untimed, before its next key."""
     progress("the explorer, counting and not")
-    settings: dict[str, object] = {"version": 2, "mode": "two_players", "board": 5, "coach": False}
     times: dict[str, list[Seconds]] = {"idle": [], "counting": []}
     with contextlib.ExitStack() as stack:
         terminals = {}
         for name, tab in (("idle", b"w"), ("counting", b"s")):
-            game = ("-m", "ttt_tui", "--ai-delay", "0")
-            terminal = stack.enter_context(launched(name, game, settings))
-            terminal.wait_for(shows("▶ 13 ◀"), "the empty 5x5 board", START_TIMEOUT)
-            for key in EXPLORED_KEYS:
-                terminal.press(key)
-            terminal.wait_for(shows("5. X b2"), "the position", KEY_TIMEOUT)
+            terminal = stack.enter_context(five_by_five(name, False, EXPLORED_KEYS, "5. X b2"))
             explore(terminal, tab, child=True)
             terminal.press(b"\x1b[A")
             wait_until(terminal, heading_is(ROOT_HEADING), "the root", KEY_TIMEOUT)
@@ -610,18 +600,18 @@ def report(
     """One table: each figure, its baseline measured in the same run, the ratio, the goal."""
     game, bare = figures[Game.name], figures[Bare.name]
     rows: list[tuple[str, Seconds, Seconds, str, str]] = [
-        ("start to first full frame, wall, median", statistics.median(game.start_wall),
-         statistics.median(bare.start_wall), Bare.name, ""),
-        ("CPU from launch to the first full frame, median", statistics.median(game.start_cpu),
-         statistics.median(bare.start_cpu), Bare.name, "start"),
-        ("arrow key to screen, median", statistics.median(game.arrow),
-         statistics.median(bare.arrow), Bare.name, "arrow"),
-        ("arrow key to screen, p95", p95(game.arrow), p95(bare.arrow), Bare.name, ""),
-        ("CPU per arrow key", mean(game.arrow_cpu), mean(bare.arrow_cpu), Bare.name, ""),
-        ("digit to own mark on screen, median", statistics.median(game.play),
-         statistics.median(bare.play), Bare.name, ""),
-        ("CPU per play (ttt-tui: with the computer's reply)", mean(game.play_cpu),
-         mean(bare.play_cpu), Bare.name, ""),
+        ("start to first full frame, wall, median", statistics.median(game["start_wall"]),
+         statistics.median(bare["start_wall"]), Bare.name, ""),
+        ("CPU from launch to the first full frame, median", statistics.median(game["start_cpu"]),
+         statistics.median(bare["start_cpu"]), Bare.name, "start"),
+        ("arrow key to screen, median", statistics.median(game["arrow"]),
+         statistics.median(bare["arrow"]), Bare.name, "arrow"),
+        ("arrow key to screen, p95", p95(game["arrow"]), p95(bare["arrow"]), Bare.name, ""),
+        ("CPU per arrow key", mean(game["arrow_cpu"]), mean(bare["arrow_cpu"]), Bare.name, ""),
+        ("digit to own mark on screen, median", statistics.median(game["play"]),
+         statistics.median(bare["play"]), Bare.name, ""),
+        ("CPU per play (ttt-tui: with the computer's reply)", mean(game["play_cpu"]),
+         mean(bare["play_cpu"]), Bare.name, ""),
     ]  # fmt: skip
     if tabs is not None:
         served = f"{Bare.name} under textual-serve"
@@ -660,8 +650,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     for flag, what, default in options:
         parser.add_argument(flag, type=int, default=default, metavar="N",
-                            help=f"{what} (default: %(default)s; 1 with --quick)")  # fmt: skip
-    parser.add_argument("--quick", action="store_true", help="one short run, for tests")
+                            help=f"{what} (default: %(default)s)")  # fmt: skip
+    parser.add_argument(
+        "--quick", action="store_true", help="1 launch, 3 keys, 1 tab, 3 tree moves: for tests"
+    )
     return parser
 
 
@@ -691,7 +683,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"ttt-tui UI benchmark: {machine()}; {SIZE[0]}x{SIZE[1]} pseudo-terminals. Each app:"
         f" {plural(args.runs, 'launch', 'launches')}, interleaved with the other's,"
-        f" {len(game.arrow)} arrow keys and {len(game.play)} plays, one key at a time;"
+        f" {len(game['arrow'])} arrow keys and {len(game['play'])} plays, one key at a time;"
         f" {plural(args.tabs, 'tab')} to each server; {plural(args.tree_keys, 'tree move')}"
         " to each explorer. CPU is the app's process group's."
     )
