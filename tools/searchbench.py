@@ -110,9 +110,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m tools.bench --search",
         description="Time keys while the computer searches a 5x5 position, and cancelling.",
     )
-    parser.add_argument("--keys", type=int, default=30, metavar="N", help="arrow keys a game")
-    parser.add_argument("--cancels", type=int, default=15, metavar="N", help="searches cancelled")
-    parser.add_argument("--quick", action="store_true", help="one short run, for tests")
+    parser.add_argument(
+        "--keys", type=int, default=30, metavar="N", help="arrow keys a game (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--cancels",
+        type=int,
+        default=15,
+        metavar="N",
+        help="searches cancelled (default: %(default)s)",
+    )
+    parser.add_argument("--quick", action="store_true", help="3 keys, 2 cancels: for tests")
     args = parser.parse_args(argv)
     if args.quick:
         args.keys, args.cancels = 3, 2
