@@ -1,16 +1,13 @@
 """The UI benchmark's baseline: about the least a Textual app can be.
 
-A Header, a Footer and one Static. The arrow keys move a cursor over squares
-1-9 and the digits "play" a square; every such key rewrites the Static's text,
-numbered (``key 3: cursor 6``), so each key changes the screen and the
-benchmark can tell which key a frame answers. ``python -m
-tools.bare_app`` runs it; `tools.uibench` times it next
-to the game.
+A Header, a Footer and one Static. The arrow keys move a cursor over squares 1-9 and
+the digits "play" a square; every such key rewrites the Static's text, numbered
+(``key 3: cursor 6``), so each key changes the screen and the benchmark can tell which
+key a frame answers. ``python -m tools.bare_app`` runs it.
 """
 
 from __future__ import annotations
 
-import sys
 from typing import ClassVar
 
 from textual.app import App, ComposeResult
@@ -48,12 +45,8 @@ class BareApp(App[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.keys = 0
-        """Keys handled so far."""
-        self.cursor = 5
-        """The square under the cursor, 1-9 in reading order."""
+        self.keys, self.cursor = 0, 5
         self.text = Static(INITIAL_TEXT)
-        """The one widget whose content changes."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -68,22 +61,17 @@ class BareApp(App[None]):
         else:
             row = min(max(row + step // 3, 0), 2)
         self.cursor = row * 3 + column + 1
-        self._show(f"cursor {self.cursor}")
+        self.show(f"cursor {self.cursor}")
 
     def action_play(self, square: int) -> None:
         """Say which square was played."""
-        self._show(f"played {square}")
+        self.show(f"played {square}")
 
-    def _show(self, what: str) -> None:
+    def show(self, what: str) -> None:
+        """Count the key and say what it did."""
         self.keys += 1
         self.text.update(text_for(self.keys, what))
 
 
-def main() -> int:
-    """Run the bare app; returns the exit status."""
-    BareApp().run()
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    BareApp().run()

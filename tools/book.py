@@ -1,15 +1,8 @@
-"""Generate the 5x5 opening book: Hard's moves in the first positions, and the value of
-every position one mark later, proven by search.
-
-``python -m tools.book`` values every position of the 5x5 game with at most
-`BOOK_MARKS` marks, up to symmetry, with `ttt_tui.engine.search.best_moves` (every
-move proven, lengths exact), and every position with `BOOK_MARKS` + 1 marks with an
-exact search of its value alone; and writes them to ``ttt_tui/engine/opening.py``.
-Hard plays from the book where the search would need more than its second per move,
-and the coach values every move of the book's positions from it (the values one mark
-later are the values of those moves): proving them took it up to 9 s a position.
-``tests/engine/test_book.py`` checks entries against the search again.
-"""
+"""``python -m tools.book``: the 5x5 opening book, proven by search and written to
+``ttt_tui/engine/opening.py``: for every position with at most `BOOK_MARKS` marks, up to
+symmetry, its value and exactly the moves that keep it (`best_moves`); for every one
+with a mark more, its value alone. docs/engine.md says why the game needs it;
+``tests/engine/test_book.py`` proves entries again."""
 
 from __future__ import annotations
 

@@ -1,22 +1,7 @@
-"""Benchmark the data layer at scale: the screens and commands with 1,000 to 1,000,000
-recorded games, side by side with an empty data directory measured in the same run.
-
-    python -m tools.databench [--sizes 1000,100000,1000000] [--runs N]
-
-Each directory is filled through the store's own code (`Store.import_games`, `BATCH`
-games a transaction) with seeded games of every board, mode, result and level, the
-newest always the same 3x3 game. For the empty directory and each size it measures
-**record a game** (`Store.record_game` in a fresh interpreter, the database opened
-first as the app's saver opens it, each record its own transaction); the **Stats
-screen** and the **games list** (the real game in an 80x24 pseudo-terminal, with
-`tools.uibench`'s harness: from ``s`` to the frame showing the counts, then from ``g``
-to the frame listing the newest game); the game's **RSS** at its first frame and with
-the list open; **``ttt-tui review last``**, the whole command as a process (in the
-empty directory, with no game to review, ``review --moves`` of the same game); and
-the **database size** (the ``.sqlite3`` file and its ``-wal``). Launches, reviews and
-records take turns between the directories, run by run, so a shared machine's load
-touches all of them alike; the records come last, as they add games.
-"""
+"""``python -m tools.databench [--sizes 1000,100000,1000000] [--runs N]``: the data
+layer's screens and commands with up to a million recorded games, side by side with an
+empty data directory measured in the same run. docs/data.md says how each figure is
+taken."""
 
 from __future__ import annotations
 
@@ -29,13 +14,12 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from tools import uibench
-from tools.bench import _child, format_mib, percentile
-from tools.report import format_time, markdown_table
+from tools.report import child_env, format_mib, format_time, markdown_table, p95, run_child
 from ttt_tui.engine import SIZES, Board, Difficulty, Player, choose_move, mover_of
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import LEVELS, Mode
@@ -50,7 +34,8 @@ TIMEOUT = 60.0
 START = datetime(2024, 1, 1, tzinfo=UTC)
 """When the first seeded game began; the next ones a minute apart."""
 TARGETS = {"record_p95": 0.020, "stats": 0.5, "games": 0.5, "review": 0.5}
-"""Issue 29's targets at 1,000,000 games, in seconds; and RSS within 20% of the empty's."""
+"""The targets at 1,000,000 games, in seconds, and RSS within 20% of the empty directory's:
+docs/data.md says why."""
 
 _RECORD_SCRIPT = """\
 import json, sys, time
@@ -130,36 +115,22 @@ def rss(pid: int) -> int:
     return int(uibench.stat_fields(pid)[21]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def shows(*texts: str) -> Callable[[uibench.Lines], bool]:
-    """A test for a screen showing every one of ``texts``."""
-    return lambda lines: all(any(text in line for line in lines) for text in texts)
-
-
-def timed_key(
-    terminal: uibench.Terminal, key: bytes, test: Callable[[uibench.Lines], bool], what: str
-) -> float:
-    """Seconds from writing ``key`` to the frame passing ``test``."""
-    pressed = terminal.press(key)
-    seen = terminal.wait_for(test, what, TIMEOUT)
-    terminal.settle()
-    return seen - pressed
-
-
 def launch(directory: Path, newest: int, figures: dict[str, list[float]]) -> None:
     """Start the game, open the Stats screen and the games list, and time each."""
-    subject = uibench.GameSubject()
-    data = directory / "data"
-    terminal = uibench.Terminal(
-        subject.name, subject.command(seed=1), uibench.child_env(data), directory
-    )
+    game = uibench.Game()
+    command = [sys.executable, *game.command]
+    terminal = uibench.Terminal(game.name, command, child_env(directory / "data"), directory)
+    shows = uibench.shows
     listed = shows("Newest first", f"{newest:>6}  ") if newest else shows("No games recorded")
     try:
-        seen = terminal.wait_for(subject.first_frame, "its first full frame", TIMEOUT)
+        seen = terminal.wait_for(game.first_frame, "its first full frame", TIMEOUT)
         figures["start"].append(seen - terminal.started)
         figures["rss_start"].append(rss(terminal.proc.pid))
-        terminal.settle(uibench.START_SETTLE)
-        figures["stats"].append(timed_key(terminal, b"s", shows("Kept in"), "the counts"))
-        figures["games"].append(timed_key(terminal, b"g", listed, "the newest games"))
+        terminal.settle(0.2)
+        figures["stats"].append(terminal.timed(b"s", shows("Kept in"), "the counts", TIMEOUT))
+        terminal.settle()
+        figures["games"].append(terminal.timed(b"g", listed, "the newest games", TIMEOUT))
+        terminal.settle()
         figures["rss_open"].append(rss(terminal.proc.pid))
     finally:
         terminal.close()
@@ -170,7 +141,7 @@ def review(directory: Path, moves: str | None) -> float:
     game = ["last"] if moves is None else ["--moves", moves]
     command = [sys.executable, "-m", "ttt_tui", "review", *game]
     began = time.perf_counter()
-    done = subprocess.run(command, env=uibench.child_env(directory / "data"), capture_output=True)
+    done = subprocess.run(command, env=child_env(directory / "data"), capture_output=True)
     took = time.perf_counter() - began
     if done.returncode:
         raise uibench.BenchError(f"{' '.join(command[1:])} failed: {done.stderr[-300:]!r}")
@@ -205,12 +176,8 @@ def measure(sizes: Sequence[int], runs: int, root: Path) -> dict[int, dict[str, 
     for run in range(runs):  # last, as they add games; a fresh process each time
         for count in list(figures) if run % 2 == 0 else reversed(figures):
             data, records = str(root / str(count) / "data"), str(-(-RECORDS // runs))
-            figures[count]["record"] += _child(_RECORD_SCRIPT, data, records)["seconds"]
+            figures[count]["record"] += run_child(_RECORD_SCRIPT, data, records)["seconds"]
     return figures
-
-
-def p95(values: Sequence[float]) -> float:
-    return percentile(values, 0.95)
 
 
 JSONL_RSS = "100k: 264 MB"
@@ -229,7 +196,7 @@ ROWS = (
     ("database size (`.sqlite3` and `-wal`)", "size", statistics.median, "", ""),
 )  # fmt: skip
 """The table's rows: label, figure, statistic, target, and the JSONL store's figure
-as issue 29 gives it (not measured in this run)."""
+as measured before the database (not in this run)."""
 
 
 def table(figures: dict[int, dict[str, list[float]]]) -> str:
@@ -237,7 +204,7 @@ def table(figures: dict[int, dict[str, list[float]]]) -> str:
     the largest size, and the JSONL store's figures."""
     largest = max(figures)
     header = ["measure", "empty directory", *(f"{c:,} games" for c in figures if c)]
-    header += [f"target at {largest:,}", "before (JSONL, from issue 29)"]
+    header += [f"target at {largest:,}", "before (the JSONL store)"]
     body = []
     for label, key, statistic, target, before in ROWS:
         value = {count: statistic(f[key]) for count, f in figures.items()}
@@ -258,8 +225,8 @@ def table(figures: dict[int, dict[str, list[float]]]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tools.databench",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Time the data layer's screens and commands with up to a million recorded"
+        " games against an empty data directory, in the same run.",
     )
     parser.add_argument(
         "--sizes",

@@ -1,56 +1,20 @@
-"""Benchmark the game's interface against a bare Textual app, in one run.
-
-`tools.feltbench` (``python -m tools.bench --ui``) runs it first. It starts
-the real game (``python -m ttt_tui``, a fresh data directory each time) and the
-bare app (`tools.bare_app`: Header, Footer, one Static) in 80x24
-pseudo-terminals, drives both with the bytes a terminal sends for keys, and
-reads what they draw through a terminal emulator (pyte). The two apps take
-turns: their launches alternate in order from run to run, and within a run
-each key goes to one app and then the same kind of key to the other, so a
-change in the machine's load touches both.
-
-It measures, for each app:
-
-- **start to first full frame**: from starting the process to the screen
-  showing the whole first view (the game: the header, the nine squares with the
-  cursor, the status and the footer; the bare app: its title, text and footer),
-  in wall time and in CPU time of the app's process group (/proc, Linux);
-- **key to screen**: from writing a key to reading the output that completes
-  the frame showing its effect (the time the bytes were read, before the
-  emulator parsed them), for cursor moves (arrows) and for plays (a digit on an
-  empty square);
-- **CPU per key**: the app's CPU time from just before each key to the end of
-  the output it caused, summed over the keys and divided by their number.
-
-Plays are made in the game's default mode, You vs AI, at Hard with
-``--ai-delay 0`` (``--ai-delay`` sets another): "key to own mark" stops at the
-frame showing the key's own mark, and the computer's reply is measured
-separately, from the same key to the frame showing the reply, the delay
-included. With no delay the two may share a frame. CPU per play includes the
-reply, as a person pays for it; starting a new game after one ends is not
-counted. The bare app has no computer, so the reply rows have no baseline.
-
-``--renders`` adds one more launch of the game through
-`tools.launch`, which counts every widget's ``render()`` call and
-every square the board draws, and reports the renders caused by a cursor move,
-by each play and by each reply (the computer waits `RENDERS_AI_DELAY` so that
-the two are drawn, and counted, apart).
-
-Timings are what this machine did in this run: only the ratios compare like
-with like.
-"""
+"""``python -m tools.bench --ui``: the game against a bare Textual app in pseudo-terminals
+and in browser tabs, and the explorer counting against one that is not, each figure
+printed beside its baseline from the same run, the ratio and its goal (`GOALS`).
+docs/performance.md says how each is taken. Linux only: CPU times come from /proc."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import fcntl
 import json
 import os
-import platform
 import re
 import select
 import signal
+import socket
 import statistics
 import struct
 import subprocess
@@ -58,73 +22,51 @@ import sys
 import tempfile
 import termios
 import time
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+import aiohttp
+import pyte
 
 from tools.bare_app import INITIAL_TEXT, TITLE, text_for
-from tools.launch import RENDERS_ENV
-from tools.report import format_time, markdown_table, plural
+from tools.report import (
+    ROOT,
+    Seconds,
+    child_env,
+    format_ratio,
+    format_time,
+    machine,
+    markdown_table,
+    p95,
+    plural,
+    within,
+)
 from ttt_tui.engine import Board
 
-if TYPE_CHECKING:
-    import pyte
-
-Seconds = float
-"""A duration in seconds."""
 Lines = Sequence[str]
 """What the terminal shows, one string a row."""
 
 SIZE = (80, 24)
-"""Columns and rows of both terminals: the common default window."""
+"""Columns and rows of every terminal: the common default window."""
 START_TIMEOUT = 30.0
 """Seconds an app may take to draw its first full frame on a busy machine."""
 KEY_TIMEOUT = 10.0
 """Seconds an app may take to show what a key did."""
+ANALYSIS_TIMEOUT = 300.0
+"""Seconds the explorer may take, on a busy machine, to analyse what it shows."""
 QUIET = 0.05
 """Seconds without output after which an app counts as done with a key."""
-SETTLE_LIMIT = 2.0
-"""Most seconds to wait for an app to fall quiet."""
-START_SETTLE = 0.2
-"""Seconds without output after a start before the next step: start-up work
-that draws nothing (loading files, say) should not overlap the next launch."""
+SETTLE = 0.1
+"""Most seconds to read after a frame before the next key, where an app that counts
+redraws every 0.05 s or so and never falls quiet."""
 
-DEFAULT_RUNS = 4
-"""Launches of each app unless told otherwise."""
-DEFAULT_KEYS = 20
-"""Cursor moves and plays per launch unless told otherwise."""
-QUICK_RUNS, QUICK_KEYS = 1, 3
-"""``--quick``: enough to exercise every path, for tests."""
+GOALS = {"start": 1.5, "arrow": 1.5, "tab": 1.5, "explorer": 1.5}
+"""The most ttt-tui may take, as a multiple of its baseline: docs/performance.md says why."""
 
-GOALS = (
-    ("cursor move, key to screen, median", "cursor_median", 1.5),
-    ("CPU per cursor move", "cursor_cpu", 2.0),
-    ("start to first full frame, CPU, median", "start_cpu_median", 1.3),
-)
-"""Issue 9's goals: (what, figure, the most ttt-tui may take as a multiple of bare)."""
-
-GAME_TITLE = "ttt-tui"
-"""Text in the game's header."""
-GAME_STATUS = "Your move"
-"""The status line of a game waiting for the person's first move."""
-FOOTER_QUIT = "Quit"
-"""Both apps' footers show the quit key."""
-
-UP, DOWN, RIGHT, LEFT = b"\x1b[A", b"\x1b[B", b"\x1b[C", b"\x1b[D"
-CURSOR_CYCLE = (
-    (RIGHT, 1),
-    (LEFT, -1),
-    (DOWN, 3),
-    (UP, -3),
-    (LEFT, -1),
-    (RIGHT, 1),
-    (UP, -3),
-    (DOWN, 3),
-)
-"""Arrow keys and the square each moves the cursor by, from the centre back to it:
-every key moves the cursor, none runs into an edge."""
+CURSOR_CYCLE = ((b"\x1b[C", 1), (b"\x1b[D", -1), (b"\x1b[B", 3), (b"\x1b[A", -3))
+"""Arrow keys and the square each moves the cursor by, from the centre back to it."""
 PLAY_ORDER = (5, 1, 9, 3, 7, 2, 8, 4, 6)
 """The squares the benchmark plays, the first empty one each time."""
 CURSOR_MARK = re.compile(r"▶ ?([1-9]) ?◀")
@@ -137,55 +79,16 @@ class BenchError(Exception):
     """An app did not start, did not answer a key, or exited."""
 
 
-# Child processes -------------------------------------------------------------
+# /proc ---------------------------------------------------------------------------
 
-
-def package_root() -> str:
-    """The top of this clone, holding ``ttt_tui`` and ``tools``, for the children's path."""
-    return str(Path(__file__).resolve().parents[1])
-
-
-DROPPED_ENV = (
-    "NO_COLOR",
-    "FORCE_COLOR",
-    "COLORTERM",
-    "TTY_COMPATIBLE",
-    "TTY_INTERACTIVE",
-    "COLUMNS",
-    "LINES",
-    "JUPYTER_COLUMNS",
-    "JUPYTER_LINES",
-    "ESCDELAY",
-    "PYTHONDONTWRITEBYTECODE",
-)
-"""Variables Rich or Textual read that would change colours, size or key timing
-(as in the tests' conftest); every ``TEXTUAL_*`` one goes too. And one that
-would make every start compile the game from source, which an installed game
-never does: the first, uncounted launch of each app writes the bytecode."""
-
-
-def child_env(data_dir: Path) -> dict[str, str]:
-    """The children's environment: this checkout, a plain xterm, a fresh data directory.
-
-    The caller's colour, size and key-timing settings go, so they cannot change a figure.
-    """
-    env = {
-        k: v for k, v in os.environ.items() if k not in DROPPED_ENV and not k.startswith("TEXTUAL")
-    }
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root(), env.get("PYTHONPATH")) if p)
-    env["TERM"] = "xterm-256color"
-    env["TTT_TUI_DATA_DIR"] = str(data_dir)
-    return env
-
-
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 """The unit of the CPU times in /proc/PID/stat."""
 
 
 def stat_fields(pid: int | str) -> list[bytes]:
-    """The fields of /proc/PID/stat after the command's name, which may hold spaces:
-    ``[0]`` is the state (field 3), ``[1]`` the parent, ``[3]`` the session and
-    ``[11:15]`` utime, stime, cutime and cstime. Raises `OSError` once it has gone."""
+    """The fields of /proc/PID/stat after the command's name: ``[1]`` is the parent,
+    ``[3]`` the session, ``[11:15]`` utime, stime, cutime and cstime, ``[21]`` the RSS
+    in pages. Raises `OSError` once the process has gone."""
     with open(f"/proc/{pid}/stat", "rb") as stat:
         data = stat.read()
     return data[data.rindex(b")") + 2 :].split()
@@ -193,74 +96,42 @@ def stat_fields(pid: int | str) -> list[bytes]:
 
 def processes() -> Iterator[tuple[int, list[bytes]]]:
     """Each running process's id and `stat_fields`, but for those gone as they are read."""
-    with os.scandir("/proc") as entries:
-        for entry in entries:
-            if not entry.name.isdigit():
-                continue
-            try:
-                fields = stat_fields(entry.name)
-            except OSError:  # the process has gone
-                continue
-            yield int(entry.name), fields
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                yield int(entry.name), stat_fields(entry.name)
 
 
 def session_cpu(session: int) -> Seconds:
-    """User and system CPU time of every process in ``session``, and of its reaped children.
-
-    The app is started as a session leader, so this covers any process it starts
-    (a search worker, say) as well as its threads, live or ended.
-    """
+    """CPU time of every process in ``session`` and of its reaped children: an app
+    started as a session leader, its threads and whatever it started."""
     ticks = sum(
-        sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
-        for _pid, fields in processes()
-        if int(fields[3]) == session
+        sum(int(f) for f in fields[11:15]) for _, fields in processes() if int(fields[3]) == session
     )
     return ticks / CLOCK_TICKS
 
 
-def cpu_time_available() -> bool:
-    """Whether this system has /proc with CPU times (Linux)."""
-    return Path(f"/proc/{os.getpid()}/stat").exists()
-
-
-def set_window_size(fd: int, size: tuple[int, int]) -> None:
-    columns, rows = size
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+# The terminal --------------------------------------------------------------------
 
 
 class Terminal:
-    """A command in a pseudo-terminal, with an emulator keeping its screen.
-
-    Nothing reads in the background: output is read, and timed, only while the
-    benchmark waits for a frame, so the time a frame is seen is the time its last
-    byte was read, not when a thread got round to it.
-    """
+    """A command in a pseudo-terminal of its own session, with an emulator keeping its
+    screen. Output is read, and timed, only while the benchmark waits for a frame, so a
+    frame is seen when its last byte was read."""
 
     def __init__(self, name: str, command: Sequence[str], env: dict[str, str], cwd: Path) -> None:
-        try:
-            import pyte
-        except ImportError:  # pragma: no cover - pyte comes with the test extras
-            raise BenchError(
-                "the UI benchmark reads the screen with pyte: pip install -e '.[test]'"
-            ) from None
         self.name = name
-        """The app's name in messages."""
-        self.screen: pyte.Screen = pyte.Screen(*SIZE)
+        self.screen = pyte.Screen(*SIZE)
         self.stream = pyte.ByteStream(self.screen)
         self.master, slave = os.openpty()
-        set_window_size(slave, SIZE)
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
         self.started = time.perf_counter()
         """When the process was started."""
         try:
             self.proc = subprocess.Popen(
-                list(command),
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                env=env,
-                cwd=cwd,
+                list(command), stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd,
                 start_new_session=True,
-            )
+            )  # fmt: skip
         finally:
             os.close(slave)
         os.set_blocking(self.master, False)
@@ -285,671 +156,537 @@ class Terminal:
         self.stream.feed(data)
         return seen
 
-    def drain(self) -> None:
-        """Take in whatever output is waiting, without waiting for more."""
-        while self.read(0.0) is not None:
-            pass
-
     def wait_for(self, test: Callable[[Lines], bool], what: str, timeout: Seconds) -> Seconds:
         """The time output was read that made the screen pass ``test``."""
         deadline = time.perf_counter() + timeout
-        while True:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                raise BenchError(
-                    f"{self.name} did not show {what} within {timeout:.0f} s; the screen:\n"
-                    + "\n".join(self.lines())
-                )
+        while (left := deadline - time.perf_counter()) > 0:
             seen = self.read(min(left, 0.1))
             if seen is not None and test(self.screen.display):
                 return seen
+        shown = "\n".join(self.lines())
+        raise BenchError(f"{self.name} did not show {what} within {timeout:.0f} s:\n{shown}")
 
-    def settle(self, quiet: Seconds = QUIET, limit: Seconds = SETTLE_LIMIT) -> None:
-        """Read until the app has written nothing for ``quiet`` seconds, or for ``limit``
-        seconds in all."""
+    def settle(self, limit: Seconds = 2.0) -> None:
+        """Read until the app has written nothing for `QUIET`, or for ``limit`` in all."""
         deadline = time.perf_counter() + limit
-        while time.perf_counter() < deadline and self.read(quiet) is not None:
+        while time.perf_counter() < deadline and self.read(QUIET) is not None:
             pass
 
     def press(self, key: bytes) -> Seconds:
-        """Write ``key`` as a terminal would; when it was written."""
-        self.drain()
+        """Take in any waiting output, then write ``key``; when it was written."""
+        while self.read(0.0) is not None:
+            pass
         written = time.perf_counter()
         os.write(self.master, key)
         return written
+
+    def timed(
+        self, key: bytes, test: Callable[[Lines], bool], what: str, timeout: Seconds = KEY_TIMEOUT
+    ) -> Seconds:
+        """Seconds from writing ``key`` to the frame passing ``test``."""
+        pressed = self.press(key)
+        return self.wait_for(test, what, timeout) - pressed
 
     def cpu(self) -> Seconds:
         """CPU time used so far by the app and anything it started."""
         return session_cpu(self.proc.pid)
 
     def close(self) -> None:
-        """Quit with ``q``; kill the process group if that does not end it."""
-        with contextlib.suppress(OSError):
-            os.write(self.master, b"q")
-            deadline = time.perf_counter() + 5
-            while self.proc.poll() is None and time.perf_counter() < deadline:
-                with contextlib.suppress(BenchError):
-                    self.read(0.05)
+        """Kill the app's process group."""
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(5)
         os.close(self.master)
 
 
-# The two apps ----------------------------------------------------------------
+@contextlib.contextmanager
+def launched(
+    name: str, args: Sequence[str], settings: dict[str, object] | None = None
+) -> Iterator[Terminal]:
+    """``python ARGS`` in a terminal, with a folder and a data directory of its own
+    (holding ``settings``, if given), closed and removed after."""
+    with tempfile.TemporaryDirectory(prefix="ttt-uibench-") as folder:
+        home = Path(folder) / "data"
+        home.mkdir()
+        if settings is not None:
+            (home / "settings.json").write_text(json.dumps(settings))
+        terminal = Terminal(name, [sys.executable, *args], child_env(home), Path(folder))
+        try:
+            yield terminal
+        finally:
+            terminal.close()
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
-    """What one play key did and cost."""
-
-    square: int
-    """The square played, 1-9."""
-    answer: int | None
-    """The square the computer answered on; None without a reply."""
-    own: Seconds
-    """Key to the frame showing the key's own effect."""
-    reply: Seconds | None
-    """Key to the frame showing the computer's reply; None without one."""
-
-
-class Subject:
-    """An app under test: how to start it, what its screens look like, which keys to send."""
-
-    name = ""
-    """Its name in the table."""
-
-    def __init__(self) -> None:
-        self.cursor = 5
-        """The square under the cursor."""
-        self.moves = 0
-        """Cursor moves sent in this launch."""
-
-    def command(self, seed: int) -> list[str]:
-        """How to start it."""
-        raise NotImplementedError
-
-    def first_frame(self, lines: Lines) -> bool:
-        """Whether ``lines`` show the whole first view."""
-        raise NotImplementedError
-
-    def first_web_frame(self, lines: Lines) -> bool:
-        """Whether ``lines``, drawn in a browser tab, show the whole first view."""
-        return self.first_frame(lines)
-
-    def started(self, terminal: Terminal) -> None:
-        """Learn what it needs from the first frame, in a new launch."""
-        self.cursor, self.moves = 5, 0
-
-    def cursor_key(self) -> tuple[bytes, Callable[[Lines], bool]]:
-        """The next arrow key, and the test for the frame showing the cursor moved."""
-        raise NotImplementedError
-
-    def play(self, terminal: Terminal) -> Play:
-        """Play a square; how long until the screen showed it (and any reply)."""
-        raise NotImplementedError
-
-    def between_plays(self, terminal: Terminal) -> None:
-        """Get ready for the next play (a new game, if this one is over); not timed."""
-
-    def _next_arrow(self) -> tuple[bytes, int]:
-        key, step = CURSOR_CYCLE[self.moves % len(CURSOR_CYCLE)]
-        self.moves += 1
-        self.cursor += step
-        return key, self.cursor
+@contextlib.contextmanager
+def five_by_five(name: str, coach: bool, keys: Sequence[bytes], shown: str) -> Iterator[Terminal]:
+    """The game on 5x5, two players, the coach on or off, once ``keys`` have played the
+    position whose screen shows ``shown``."""
+    settings: dict[str, object] = {"version": 2, "mode": "two_players", "board": 5, "coach": coach}
+    with launched(name, ("-m", "ttt_tui", "--ai-delay", "0"), settings) as terminal:
+        terminal.wait_for(shows("▶ 13 ◀"), "the empty 5x5 board", START_TIMEOUT)
+        for key in keys:
+            terminal.press(key)
+        terminal.wait_for(shows(shown), shown, KEY_TIMEOUT)
+        yield terminal
 
 
-class BareSubject(Subject):
-    """The bare Textual app: every key rewrites its one Static, numbered."""
+def shows(*texts: str) -> Callable[[Lines], bool]:
+    """A test for a screen showing every one of ``texts``."""
+    return lambda lines: all(any(text in line for line in lines) for text in texts)
+
+
+# The game and its baseline -------------------------------------------------------
+
+
+class Bare:
+    """The bare app: every key rewrites its one Static, numbered."""
 
     name = "bare Textual"
+    command = ("-m", "tools.bare_app")
 
     def __init__(self) -> None:
-        super().__init__()
-        self.keys = 0
-
-    def command(self, seed: int) -> list[str]:
-        return [sys.executable, "-m", "tools.bare_app"]
+        self.keys = self.cursor = 0
 
     def first_frame(self, lines: Lines) -> bool:
-        return TITLE in lines[0] and FOOTER_QUIT in lines[-1] and _shows(lines, INITIAL_TEXT)
+        return self.first_web_frame(lines) and "Quit" in lines[-1]
 
     def first_web_frame(self, lines: Lines) -> bool:
-        # Under textual-serve, Textual's footer stays blank until the screen's bindings
-        # first change (a key): the bare app's first frame there has none.
-        return TITLE in lines[0] and _shows(lines, INITIAL_TEXT)
+        # Textual's footer stays blank under textual-serve until a key.
+        return TITLE in lines[0] and shows(INITIAL_TEXT)(lines)
 
     def started(self, terminal: Terminal) -> None:
-        super().started(terminal)
-        self.keys = 0
+        self.keys, self.cursor = 0, 5
 
-    def cursor_key(self) -> tuple[bytes, Callable[[Lines], bool]]:
-        key, square = self._next_arrow()
-        self.keys += 1
-        expected = text_for(self.keys, f"cursor {square}")
-        return key, lambda lines: _shows(lines, expected)
+    def arrow(self) -> tuple[bytes, Callable[[Lines], bool]]:
+        key, step = CURSOR_CYCLE[self.keys % len(CURSOR_CYCLE)]
+        self.keys, self.cursor = self.keys + 1, self.cursor + step
+        return key, shows(text_for(self.keys, f"cursor {self.cursor}"))
 
-    def play(self, terminal: Terminal) -> Play:
+    def play(self, terminal: Terminal) -> Seconds:
         square = PLAY_ORDER[self.keys % len(PLAY_ORDER)]
         self.keys += 1
         expected = text_for(self.keys, f"played {square}")
-        pressed = terminal.press(str(square).encode())
-        seen = terminal.wait_for(lambda lines: _shows(lines, expected), repr(expected), KEY_TIMEOUT)
-        return Play(square, None, seen - pressed, None)
+        return terminal.timed(str(square).encode(), shows(expected), expected)
 
 
-class GameSubject(Subject):
+class Game:
     """ttt-tui, You vs AI at Hard, the computer answering at once."""
 
     name = "ttt-tui"
+    command = ("-m", "ttt_tui", "--difficulty", "hard", "--ai-delay", "0")
 
-    def __init__(self, launcher: Sequence[str] = ("-m", "ttt_tui"), ai_delay: float = 0) -> None:
-        super().__init__()
-        self.launcher = list(launcher)
-        """What follows the interpreter in the command line."""
-        self.ai_delay = ai_delay
-        """The game's ``--ai-delay``: the least time the computer appears to think."""
+    def __init__(self) -> None:
         self.labels: dict[int, tuple[int, int]] = {}
         """Where each square's number is drawn: (row, column) on the screen."""
         self.board = Board.empty()
-        """The game as the benchmark has seen it played."""
-
-    def command(self, seed: int) -> list[str]:
-        options = ["--difficulty", "hard", "--ai-delay", f"{self.ai_delay:g}", "--seed", str(seed)]
-        return [sys.executable, *self.launcher, *options]
+        self.moves = self.cursor = 0
 
     def first_frame(self, lines: Lines) -> bool:
+        """The header, the status, nine empty squares with the cursor on one, the footer."""
+        cursors = CURSOR_MARK.findall("\n".join(lines))
         return (
-            GAME_TITLE in lines[0]
-            and FOOTER_QUIT in lines[-1]
-            and _shows(lines, GAME_STATUS)
+            shows(self.name, "Your move")(lines)
+            and "Quit" in lines[-1]
             and len(board_labels(lines)) == 9
-            and len(CURSOR_MARK.findall("\n".join(lines))) == 1
+            and len(cursors) == 1
         )
+
+    first_web_frame = first_frame
 
     def started(self, terminal: Terminal) -> None:
-        super().started(terminal)
         lines = terminal.lines()
-        self.labels = board_labels(lines)
+        self.labels, self.board, self.moves = board_labels(lines), Board.empty(), 0
         self.cursor = int(CURSOR_MARK.findall("\n".join(lines))[0])
-        self.board = Board.empty()
 
-    def cursor_key(self) -> tuple[bytes, Callable[[Lines], bool]]:
-        if self.moves == 0 and self.cursor != 5:
-            raise BenchError(f"the cursor started on square {self.cursor}, not the centre")
-        key, square = self._next_arrow()
-        return key, lambda lines: CURSOR_MARK.findall("\n".join(lines)) == [str(square)]
-
-    def play(self, terminal: Terminal) -> Play:
-        pressed = time.perf_counter()
-        square, own = self.press_play(terminal)
-        if self.board.is_game_over():
-            return Play(square, None, own - pressed, None)
-        answer, reply = self.await_reply(terminal, own)
-        return Play(square, answer, own - pressed, reply - pressed)
-
-    def press_play(self, terminal: Terminal) -> tuple[int, Seconds]:
-        """Play the next free square of `PLAY_ORDER`; the square, and when its mark showed."""
-        square = next(s for s in PLAY_ORDER if self.board[s - 1] is None)
-        self.board = self.board.play(square - 1)
-        terminal.press(str(square).encode())
-        own = terminal.wait_for(
-            lambda lines: self.taken(lines, square), f"a mark on square {square}", KEY_TIMEOUT
-        )
-        return square, own
-
-    def replied(self, terminal: Terminal) -> bool:
-        """Whether the computer's reply to the last play is on screen already."""
-        empty = [cell + 1 for cell in self.board.legal_moves()]
-        return bool(self._replied(terminal.lines(), empty))
-
-    def await_reply(self, terminal: Terminal, own: Seconds) -> tuple[int, Seconds]:
-        """Wait for the computer's reply; the square, and when it showed (``own`` if it
-        was already on screen with the person's mark)."""
-        empty = [cell + 1 for cell in self.board.legal_moves()]
-        if self._replied(terminal.lines(), empty):
-            reply = own  # in the same frame as the person's mark
-        else:
-            reply = terminal.wait_for(
-                lambda lines: bool(self._replied(lines, empty)), "the computer's reply", KEY_TIMEOUT
-            )
-        (answer,) = self._replied(terminal.lines(), empty)
-        self.board = self.board.play(answer - 1)
-        return answer, reply
-
-    def between_plays(self, terminal: Terminal) -> None:
-        if not self.board.is_game_over():
-            return
-        terminal.press(b"n")
-        terminal.wait_for(
-            lambda lines: len(board_labels(lines)) == 9, "a new game's empty board", KEY_TIMEOUT
-        )
-        terminal.settle()
-        self.board = Board.empty()
+    def arrow(self) -> tuple[bytes, Callable[[Lines], bool]]:
+        key, step = CURSOR_CYCLE[self.moves % len(CURSOR_CYCLE)]
+        self.moves, self.cursor = self.moves + 1, self.cursor + step
+        square = str(self.cursor)
+        return key, lambda lines: CURSOR_MARK.findall("\n".join(lines)) == [square]
 
     def taken(self, lines: Lines, square: int) -> bool:
         """Whether ``lines`` show something other than ``square``'s number where it was."""
         row, column = self.labels[square]
         return lines[row][column] != str(square)
 
-    def _replied(self, lines: Lines, empty: Sequence[int]) -> list[int]:
-        return [square for square in empty if self.taken(lines, square)]
+    def play(self, terminal: Terminal) -> Seconds:
+        """Play the next free square; the time to its mark. Then wait for the computer's
+        reply, and start a new game once one ends."""
+        square = next(s for s in PLAY_ORDER if self.board[s - 1] is None)
+        self.board = self.board.play(square - 1)
+        own = terminal.timed(
+            str(square).encode(), lambda lines: self.taken(lines, square), f"a mark on {square}"
+        )
+        if not self.board.is_game_over():
+            empty = [cell + 1 for cell in self.board.legal_moves()]
 
+            def replied(lines: Lines) -> bool:
+                return any(self.taken(lines, s) for s in empty)
 
-def _shows(lines: Lines, text: str) -> bool:
-    return any(text in line for line in lines)
-
-
-def board_box(lines: Lines) -> tuple[int, int, int, int] | None:
-    """The inside of the board's frame: first and last row, first and last column."""
-    for top, line in enumerate(lines):
-        left = line.find("╭")
-        right = line.find("╮", left + 1)
-        if left < 0 or right < 0:
-            continue
-        for bottom in range(top + 1, len(lines)):
-            if lines[bottom][left : left + 1] == "╰":
-                return top + 1, bottom - 1, left + 1, right - 1
-        return None
-    return None
+            if not replied(terminal.lines()):  # else in the frame of the person's mark
+                terminal.wait_for(replied, "the computer's reply", KEY_TIMEOUT)
+            answer = next(s for s in empty if self.taken(terminal.lines(), s))
+            self.board = self.board.play(answer - 1)
+        terminal.settle()
+        if self.board.is_game_over():
+            terminal.press(b"n")
+            terminal.wait_for(
+                lambda lines: len(board_labels(lines)) == 9, "a new game", KEY_TIMEOUT
+            )
+            self.board = Board.empty()
+        return own
 
 
 def board_labels(lines: Lines) -> dict[int, tuple[int, int]]:
     """Where each empty square's number stands alone inside the board's frame."""
-    box = board_box(lines)
-    if box is None:
+    top = next((row for row, line in enumerate(lines) if "╭" in line and "╮" in line), None)
+    if top is None:
         return {}
-    top, bottom, left, right = box
+    left, right = lines[top].find("╭"), lines[top].find("╮")
     found: dict[int, tuple[int, int]] = {}
-    for row in range(top, bottom + 1):
-        inside = lines[row][left : right + 1]
-        for match in LONE_DIGIT.finditer(inside):
-            found[int(match[1])] = (row, left + match.start(1))
+    for row in range(top + 1, len(lines)):
+        if lines[row][left : left + 1] == "╰":
+            break
+        for match in LONE_DIGIT.finditer(lines[row][left + 1 : right]):
+            found[int(match[1])] = (row, left + 1 + match.start(1))
     return found
 
 
-# Measuring -------------------------------------------------------------------
+Figures = dict[str, list[Seconds]]
+"""An app's figures by name: start_wall, start_cpu, arrow, arrow_cpu, play and play_cpu
+(a play's CPU with the computer's reply)."""
 
 
-@dataclass
-class Figures:
-    """Everything measured for one app."""
-
-    start_wall: list[Seconds] = field(default_factory=list)
-    start_cpu: list[Seconds] = field(default_factory=list)
-    cursor: list[Seconds] = field(default_factory=list)
-    play: list[Seconds] = field(default_factory=list)
-    reply: list[Seconds] = field(default_factory=list)
-    cursor_cpu: list[Seconds] = field(default_factory=list)
-    """CPU time of each cursor move."""
-    play_cpu: list[Seconds] = field(default_factory=list)
-    """CPU time of each play, with the computer's reply if any."""
-
-
-class Launch(contextlib.AbstractContextManager["Launch"]):
-    """One launch of an app: its terminal and its data directory, cleaned up after."""
-
-    def __init__(self, subject: Subject, seed: int, env: dict[str, str] | None = None) -> None:
-        self.subject = subject
-        self.directory = tempfile.TemporaryDirectory(prefix="ttt-uibench-")
-        path = Path(self.directory.name)
-        (path / "data").mkdir()
-        base = child_env(path / "data")
-        self.terminal = Terminal(
-            subject.name, subject.command(seed), {**base, **(env or {})}, cwd=path
-        )
-
-    def start(self) -> tuple[Seconds, Seconds]:
-        """Wait for the first full frame: (wall, CPU) seconds from the start."""
-        terminal = self.terminal
-        seen = terminal.wait_for(self.subject.first_frame, "its first full frame", START_TIMEOUT)
-        cpu = terminal.cpu()
-        self.subject.started(terminal)
-        terminal.settle(START_SETTLE)
-        return seen - terminal.started, cpu
-
-    def __exit__(self, *exc: object) -> None:
-        try:
-            self.terminal.close()
-        finally:
-            self.directory.cleanup()
-
-
-def cursor_move(subject: Subject, terminal: Terminal, figures: Figures) -> None:
-    """Send one arrow key and time it; then let the app finish and charge its CPU."""
-    key, moved = subject.cursor_key()
-    terminal.drain()
-    before = terminal.cpu()
-    pressed = terminal.press(key)
-    seen = terminal.wait_for(moved, "the cursor moved", KEY_TIMEOUT)
-    terminal.settle()
-    figures.cursor.append(seen - pressed)
-    figures.cursor_cpu.append(terminal.cpu() - before)
-
-
-def play(subject: Subject, terminal: Terminal, figures: Figures) -> None:
-    """Play one square and time it, and any reply; then get ready for the next."""
-    terminal.drain()
-    before = terminal.cpu()
-    result = subject.play(terminal)
-    terminal.settle()
-    figures.play_cpu.append(terminal.cpu() - before)
-    figures.play.append(result.own)
-    if result.reply is not None:
-        figures.reply.append(result.reply)
-    subject.between_plays(terminal)
-
-
-def measure(
-    subjects: Sequence[Subject], runs: int, keys: int, progress: Callable[[str], None]
-) -> dict[str, Figures]:
-    """Launch each app ``runs`` times, interleaved, with ``keys`` of each kind a launch."""
-    figures = {s.name: Figures() for s in subjects}
+def measure(runs: int, keys: int, progress: Callable[[str], None]) -> dict[str, Figures]:
+    """Launch each app ``runs`` times, interleaved, with ``keys`` arrows and plays each."""
+    subjects: list[Bare | Game] = [Game(), Bare()]
+    figures: dict[str, Figures] = {s.name: defaultdict(list) for s in subjects}
     for subject in subjects:  # Not counted: lets .pyc files be written and read once.
-        with Launch(subject, seed=0) as launch:
-            launch.start()
+        with launched(subject.name, subject.command) as terminal:
+            terminal.wait_for(subject.first_frame, "its first full frame", START_TIMEOUT)
     for run in range(runs):
-        order = list(subjects) if run % 2 == 0 else list(reversed(subjects))
+        order = subjects if run % 2 == 0 else subjects[::-1]
         progress(f"run {run + 1} of {runs}: {' then '.join(s.name for s in order)}")
         with contextlib.ExitStack() as stack:
-            launches = []
+            terminals = []
             for subject in order:
-                launch = stack.enter_context(Launch(subject, seed=run + 1))
-                wall, cpu = launch.start()
-                figures[subject.name].start_wall.append(wall)
-                figures[subject.name].start_cpu.append(cpu)
-                launches.append(launch)
+                terminal = stack.enter_context(launched(subject.name, subject.command))
+                seen = terminal.wait_for(subject.first_frame, "its first frame", START_TIMEOUT)
+                figures[subject.name]["start_cpu"].append(terminal.cpu())
+                figures[subject.name]["start_wall"].append(seen - terminal.started)
+                subject.started(terminal)
+                terminal.settle(0.2)
+                terminals.append((subject, terminal))
             for _ in range(keys):
-                for launch in launches:
-                    cursor_move(launch.subject, launch.terminal, figures[launch.subject.name])
+                for subject, terminal in terminals:
+                    key, moved = subject.arrow()
+                    before = terminal.cpu()
+                    figures[subject.name]["arrow"].append(terminal.timed(key, moved, "the cursor"))
+                    terminal.settle()
+                    figures[subject.name]["arrow_cpu"].append(terminal.cpu() - before)
             for _ in range(keys):
-                for launch in launches:
-                    play(launch.subject, launch.terminal, figures[launch.subject.name])
+                for subject, terminal in terminals:
+                    before = terminal.cpu()
+                    figures[subject.name]["play"].append(subject.play(terminal))
+                    terminal.settle()
+                    figures[subject.name]["play_cpu"].append(terminal.cpu() - before)
     return figures
 
 
-# Render counts ---------------------------------------------------------------
+# Browser tabs --------------------------------------------------------------------
 
 
-class RenderProbe:
-    """Asks a launch through `tools.launch` for its render counts."""
+@dataclass
+class Served:
+    """A server on loopback in a session of its own, and its tabs' first frames."""
 
-    def __init__(self, terminal: Terminal, path: Path) -> None:
-        self.terminal = terminal
-        self.path = path
-        self.snapshots = 0
+    name: str
+    first_frame: Callable[[Lines], bool]
+    port: int = 0
+    pid: int = 0
+    times: list[Seconds] = field(default_factory=list)
 
-    def counts(self) -> Counter[str]:
-        """render() calls so far, by widget, once the app has written them."""
-        self.snapshots += 1
-        os.kill(self.terminal.proc.pid, signal.SIGUSR1)
-        deadline = time.perf_counter() + KEY_TIMEOUT
-        while time.perf_counter() < deadline:
-            with contextlib.suppress(OSError, ValueError):
-                data = json.loads(self.path.read_text(encoding="utf-8"))
-                if data["snapshot"] == self.snapshots:
-                    return Counter({str(k): int(v) for k, v in data["renders"].items()})
-            self.terminal.read(0.01)
-        raise BenchError("the app did not write its render counts")
+    @contextlib.contextmanager
+    def running(self, args: Sequence[str]) -> Iterator[None]:
+        """The server, with a data directory of its own, ended with all it started after."""
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        with tempfile.TemporaryDirectory() as data:
+            process = subprocess.Popen(
+                [sys.executable, *args, str(self.port)], env=child_env(Path(data)), cwd=ROOT,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+            )  # fmt: skip
+            self.pid = process.pid
+            try:
+                yield
+            finally:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
 
-
-@dataclass(frozen=True, slots=True)
-class Renders:
-    """render() calls per widget caused by one action."""
-
-    action: str
-    """What was done, e.g. ``play 5, reply 1``."""
-    counts: dict[str, int]
-    """Widget name to render() calls, for every widget that rendered."""
-
-    @property
-    def repeated(self) -> dict[str, int]:
-        """The widgets rendered more than once."""
-        return {name: n for name, n in self.counts.items() if n > 1}
+    def apps(self) -> bool:
+        """Whether the server runs an app (any other process of its session)."""
+        return any(int(f[3]) == self.pid != pid for pid, f in processes())
 
 
-RENDERS_AI_DELAY = 0.06
-"""The game's ``--ai-delay`` while renders are counted: long enough for the person's
-mark to be drawn, and counted, before the reply; shorter than the status line's first
-spinner frame (0.08 s), whose animation would otherwise count as renders."""
+async def first_frames(tabs: int, progress: Callable[[str], None]) -> dict[str, list[Seconds]]:
+    """``tabs`` tabs, one at a time, in turn to ``ttt-tui serve`` and to the bare app
+    under textual-serve: each from asking for the page to the first full frame, as
+    textual-serve's page script opens a tab. Each tab is closed, and its app has ended,
+    before the next."""
+    bare = f"{sys.executable} -m tools.bare_app"
+    serve_bare = (
+        f"import sys; from textual_serve.server import Server; Server({bare!r}, host='127.0.0.1',"
+    )
+    servers = [Served(Game.name, Game().first_web_frame), Served(Bare.name, Bare().first_web_frame)]
+    commands = (
+        ["-m", "ttt_tui", "serve", "--port"],
+        ["-c", f"{serve_bare} port=int(sys.argv[1])).serve()"],
+    )
+    with contextlib.ExitStack() as stack:
+        for server, command in zip(servers, commands, strict=True):
+            stack.enter_context(server.running(command))
+        async with aiohttp.ClientSession() as http:
+            for server in servers:  # until it answers; then one tab, not counted
+                for _ in range(int(START_TIMEOUT / 0.05)):
+                    with contextlib.suppress(aiohttp.ClientError):
+                        async with http.get(f"http://127.0.0.1:{server.port}/") as response:
+                            if response.status == 200:
+                                break
+                    await asyncio.sleep(0.05)
+                await open_tab(http, server)
+            for tab in range(tabs):
+                progress(f"tab {tab + 1} of {tabs}")
+                for server in servers if tab % 2 == 0 else servers[::-1]:
+                    server.times.append(await open_tab(http, server))
+    return {server.name: server.times for server in servers}
 
 
-def count_renders(plays: int) -> list[Renders]:
-    """Render counts of the game for one cursor move, then for ``plays`` plays: the
-    person's move and the computer's reply counted apart, as the two changes they are."""
-    subject = GameSubject(("-m", "tools.launch", "ttt-tui"), RENDERS_AI_DELAY)
-    with tempfile.TemporaryDirectory(prefix="ttt-uibench-renders-") as counts_dir:
-        path = Path(counts_dir) / "renders.json"
-        with Launch(subject, seed=0, env={RENDERS_ENV: str(path)}) as launch:
-            terminal = launch.terminal
-            launch.start()
-            probe = RenderProbe(terminal, path)
-            results = []
-            before = probe.counts()
-            key, moved = subject.cursor_key()
-            terminal.press(key)
-            terminal.wait_for(moved, "the cursor moved", KEY_TIMEOUT)
-            terminal.settle()
-            after = probe.counts()
-            results.append(Renders(f"cursor move to {subject.cursor}", dict(after - before)))
-            for _ in range(plays):
-                before = after
-                played, own = subject.press_play(terminal)
-                together = not subject.board.is_game_over() and subject.replied(terminal)
-                middle = probe.counts()
-                if subject.board.is_game_over():
-                    terminal.settle()
-                    results.append(Renders(f"play {played}", dict(probe.counts() - before)))
-                    break
-                answer, _ = subject.await_reply(terminal, own)
-                terminal.settle()
-                after = probe.counts()
-                if together:
-                    action = f"play {played} and reply {answer}, in one frame"
-                    results.append(Renders(action, dict(after - before)))
-                else:
-                    results.append(Renders(f"play {played}", dict(middle - before)))
-                    results.append(Renders(f"reply {answer}", dict(after - middle)))
-                if subject.board.is_game_over():
-                    break
-    return results
+async def open_tab(http: aiohttp.ClientSession, server: Served) -> Seconds:
+    """Open one tab and time its first frame; close it, and wait for its app to end."""
+    screen = pyte.Screen(*SIZE)
+    stream = pyte.ByteStream(screen)
+    asked = time.perf_counter()
+    async with http.get(f"http://127.0.0.1:{server.port}/") as response:
+        found = re.search(r'data-session-websocket-url="([^"]+)"', await response.text())
+    if found is None:
+        raise BenchError(f"{server.name}'s page names no websocket")
+    width, height = SIZE
+    async with http.ws_connect(f"{found[1]}?width={width}&height={height}") as websocket:
+        await websocket.send_str(json.dumps(["resize", {"width": width, "height": height}]))
+        async with asyncio.timeout(START_TIMEOUT):
+            async for message in websocket:
+                if message.type == aiohttp.WSMsgType.BINARY:
+                    read = time.perf_counter()
+                    stream.feed(message.data)
+                    if server.first_frame(screen.display):
+                        break
+            else:
+                raise BenchError(f"{server.name}'s tab closed before its first frame")
+    deadline = time.monotonic() + KEY_TIMEOUT
+    while server.apps():
+        if time.monotonic() > deadline:
+            raise BenchError(f"{server.name}: a closed tab's app did not end")
+        await asyncio.sleep(0.02)
+    return read - asked
 
 
-def render_report(results: Sequence[Renders]) -> str:
-    """One line per action: the widgets it rendered, the repeated ones first."""
-    out = []
-    for result in results:
-        ordered = sorted(result.counts.items(), key=lambda item: (-item[1], item[0]))
-        listing = ", ".join(f"{name} x{n}" for name, n in ordered) or "nothing"
-        total = sum(result.counts.values())
-        out.append(f"- {result.action}: {total} renders of {len(result.counts)} widgets: {listing}")
-    return "\n".join(out)
+# The explorer --------------------------------------------------------------------
+
+EXPLORED = Board.parse("...O..XO......X.......X..")
+"""O to move on 5x5, where the explorer is opened: its analyses take a second or two,
+its counts as long again, stopped at a million positions."""
+EXPLORED_KEYS = (b"1", b"5", b"8", b"2", b"3", b"4", b"7")
+"""The keys that play `EXPLORED` on an empty 5x5 board: squares 15, 8, 23, 4 and 7."""
+ROOT_HEADING, CHILD_HEADING = "Now: O to move", "O a1: X to move"
+"""The explorer's heading with its root selected, and with the root's first move, a1."""
+TREE_CYCLE = ((b"\x1b[B", CHILD_HEADING), (b"\x1b[A", ROOT_HEADING))
+"""Keys that take the tree's cursor from the root to a1 and back, and the heading each brings."""
 
 
-# Output ----------------------------------------------------------------------
+def heading_is(start: str) -> Callable[[Lines], bool]:
+    """Whether the explorer's heading, right of the tree (whose root label reads like the
+    root's heading), begins with ``start``."""
+
+    def test(lines: Lines) -> bool:
+        edge = lines[1].find("╮") + 1
+        return edge > 0 and any(line[edge:].strip().startswith(start) for line in lines[2:])
+
+    return test
 
 
-def p95(values: Sequence[Seconds]) -> Seconds:
-    """The 95th percentile (inclusive method; the value itself for one sample)."""
-    if len(values) == 1:
-        return values[0]
-    return statistics.quantiles(values, n=20, method="inclusive")[18]
+def analysed(lines: Lines) -> bool:
+    return not any("proving…" in line.lower() for line in lines)
+
+
+def counting(lines: Lines) -> bool:
+    return any("counting…" in line for line in lines)
+
+
+def wait_until(
+    terminal: Terminal, test: Callable[[Lines], bool], what: str, timeout: float
+) -> None:
+    """Return once the screen passes ``test`` after a settle: a frame read only in part,
+    or one drawn over at once, does not count."""
+    deadline = time.perf_counter() + timeout
+    while True:
+        terminal.settle(SETTLE)
+        if test(terminal.lines()):
+            return
+        terminal.wait_for(test, what, deadline - time.perf_counter())
+
+
+def explore(terminal: Terminal, tab: bytes, child: bool) -> None:
+    """From the game, open the explorer, let it analyse its root, show ``tab`` and, with
+    ``child``, select a1 and let it analyse what the tab wants of it."""
+    terminal.press(b"e")
+    wait_until(terminal, heading_is(ROOT_HEADING), "the explorer", KEY_TIMEOUT)
+    wait_until(terminal, analysed, "the root analysed", ANALYSIS_TIMEOUT)
+    terminal.press(tab)
+    if child:
+        terminal.press(b"\x1b[B")
+        wait_until(terminal, heading_is(CHILD_HEADING), "a1 selected", KEY_TIMEOUT)
+        wait_until(terminal, analysed, "a1 analysed", ANALYSIS_TIMEOUT)
+
+
+def explorer_keys(keys: int, progress: Callable[[str], None]) -> dict[str, list[Seconds]]:
+    """Tree moves, in turn, to an explorer on its Why tab with everything it shows
+    analysed (nothing counting) and to one whose Search tab counts: key to the frame
+    whose heading shows the position selected. A count that finishes leaves nothing to
+    count: that explorer is closed and opened again, untimed, before its next key."""
+    progress("the explorer, counting and not")
+    times: dict[str, list[Seconds]] = {"idle": [], "counting": []}
+    with contextlib.ExitStack() as stack:
+        terminals = {}
+        for name, tab in (("idle", b"w"), ("counting", b"s")):
+            terminal = stack.enter_context(five_by_five(name, False, EXPLORED_KEYS, "5. X b2"))
+            explore(terminal, tab, child=True)
+            terminal.press(b"\x1b[A")
+            wait_until(terminal, heading_is(ROOT_HEADING), "the root", KEY_TIMEOUT)
+            terminals[name] = terminal
+        for index in range(keys):
+            key, heading = TREE_CYCLE[index % len(TREE_CYCLE)]
+            for name, terminal in terminals.items():
+                if name == "counting" and not (counting(terminal.lines()) or _recount(terminal)):
+                    terminal.press(b"e")  # back to the game; the next explorer counts afresh
+                    wait_until(terminal, lambda lines: "Undo" in lines[-1], "the game", KEY_TIMEOUT)
+                    explore(terminal, b"g", child=index % 2 == 1)  # analysed, counting nothing
+                    terminal.press(b"s")
+                    wait_until(terminal, counting, "the Search tab counting", KEY_TIMEOUT)
+                times[name].append(terminal.timed(key, heading_is(heading), repr(heading)))
+                terminal.settle(SETTLE)
+    return times
+
+
+def _recount(terminal: Terminal) -> bool:
+    """Whether a count shows after a settle: between two counts none may show for a frame."""
+    terminal.settle(SETTLE)
+    return counting(terminal.lines())
+
+
+# The report ----------------------------------------------------------------------
 
 
 def mean(values: Sequence[Seconds]) -> Seconds:
     return sum(values) / len(values)
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One line of the table."""
-
-    measure: str
-    game: Seconds
-    bare: Seconds | None
-    """None where the bare app has nothing to compare (the computer's reply)."""
-    key: str = ""
-    """The name a goal refers to this row by."""
-
-    @property
-    def ratio(self) -> float | None:
-        """ttt-tui's figure over bare's; None without one, or if bare's is 0 (under a
-        clock tick of CPU in a short run)."""
-        return None if not self.bare else self.game / self.bare
-
-
-def rows(game: Figures, bare: Figures) -> list[Row]:
-    """The table's rows, game against bare."""
-
-    def pair(measure: str, values: Callable[[Figures], list[Seconds]], key: str = "") -> list[Row]:
-        g, b = values(game), values(bare)
-        return [
-            Row(f"{measure}, median", statistics.median(g), statistics.median(b), f"{key}_median"),
-            Row(f"{measure}, p95", p95(g), p95(b), f"{key}_p95"),
-        ]
-
-    table = [
-        *pair("start to first full frame, wall", lambda f: f.start_wall, "start_wall"),
-        *pair("start to first full frame, CPU", lambda f: f.start_cpu, "start_cpu"),
-        *pair("cursor move (arrow), key to screen", lambda f: f.cursor, "cursor"),
-        *pair("play (digit), key to own mark on screen", lambda f: f.play, "play"),
-    ]
-    if game.reply:
-        table += [
-            Row(
-                "play, key to the computer's reply on screen, median",
-                statistics.median(game.reply),
-                None,
-            ),
-            Row("play, key to the computer's reply on screen, p95", p95(game.reply), None),
-        ]
-    table += [
-        Row("CPU per cursor move", mean(game.cursor_cpu), mean(bare.cursor_cpu), "cursor_cpu"),
-        Row(
-            "CPU per play (ttt-tui: with the computer's reply)",
-            mean(game.play_cpu),
-            mean(bare.play_cpu),
-            "play_cpu",
-        ),
-    ]
-    return table
-
-
-def format_ratio(ratio: float | None) -> str:
-    return "—" if ratio is None else f"{ratio:.2f}x"
-
-
-def render_table(table: Sequence[Row]) -> str:
-    """A Markdown table: measure | ttt-tui | bare Textual | ratio."""
-    header = ("measure", GameSubject.name, BareSubject.name, "ratio")
-    body = [
-        (
-            row.measure,
-            format_time(row.game),
-            "—" if row.bare is None else format_time(row.bare),
-            format_ratio(row.ratio),
-        )
-        for row in table
-    ]
+def report(
+    figures: dict[str, Figures],
+    tabs: dict[str, list[Seconds]] | None,
+    tree: dict[str, list[Seconds]] | None,
+) -> str:
+    """One table: each figure, its baseline measured in the same run, the ratio, the goal."""
+    game, bare = figures[Game.name], figures[Bare.name]
+    rows: list[tuple[str, Seconds, Seconds, str, str]] = [
+        ("start to first full frame, wall, median", statistics.median(game["start_wall"]),
+         statistics.median(bare["start_wall"]), Bare.name, ""),
+        ("CPU from launch to the first full frame, median", statistics.median(game["start_cpu"]),
+         statistics.median(bare["start_cpu"]), Bare.name, "start"),
+        ("arrow key to screen, median", statistics.median(game["arrow"]),
+         statistics.median(bare["arrow"]), Bare.name, "arrow"),
+        ("arrow key to screen, p95", p95(game["arrow"]), p95(bare["arrow"]), Bare.name, ""),
+        ("CPU per arrow key", mean(game["arrow_cpu"]), mean(bare["arrow_cpu"]), Bare.name, ""),
+        ("digit to own mark on screen, median", statistics.median(game["play"]),
+         statistics.median(bare["play"]), Bare.name, ""),
+        ("CPU per play (ttt-tui: with the computer's reply)", mean(game["play_cpu"]),
+         mean(bare["play_cpu"]), Bare.name, ""),
+    ]  # fmt: skip
+    if tabs is not None:
+        served = f"{Bare.name} under textual-serve"
+        for label, figure in (("median", statistics.median), ("p95", p95)):
+            rows.append(
+                (f"a browser tab's first frame, {label}", figure(tabs[Game.name]),
+                 figure(tabs[Bare.name]), served, "tab")
+            )  # fmt: skip
+    if tree is not None:
+        rows.append(
+            ("explorer on 5x5, tree key to screen while counting, p95", p95(tree["counting"]),
+             p95(tree["idle"]), "the explorer, nothing counting", "explorer")
+        )  # fmt: skip
+    body = []
+    for label, value, base, baseline, goal in rows:
+        ratio = value / base if base else None  # CPU under one clock tick: no ratio
+        target = within(ratio, GOALS[goal]) if goal else ""
+        body.append((label, format_time(value), f"{format_time(base)} ({baseline})",
+                     format_ratio(ratio), target))  # fmt: skip
+    header = ("measure", Game.name, "baseline, same run", "ratio", "goal")
     return markdown_table(header, body, right={1, 2, 3})
-
-
-def goal_lines(table: Sequence[Row], renders: Sequence[Renders] | None) -> list[str]:
-    """Each of issue 9's goals with the measured ratio and whether it is met."""
-    by_key = {row.key: row for row in table if row.key}
-    out = []
-    for what, key, limit in GOALS:
-        ratio = by_key[key].ratio
-        if ratio is None:
-            out.append(f"- {what} within {limit}x bare: not measured (bare took no time)")
-            continue
-        verdict = "met" if ratio <= limit else "not met"
-        out.append(f"- {what} within {limit}x bare: {format_ratio(ratio)}, {verdict}")
-    what = "each change (a cursor move, a play, the reply) renders each widget it affects once"
-    if renders is None:
-        out.append(f"- {what}: not checked (add --renders)")
-    else:
-        repeated: Counter[str] = Counter()
-        for r in renders:
-            repeated |= Counter(r.repeated)
-        if not renders:
-            out.append(f"- {what}: not checked (nothing was counted)")
-        elif repeated:
-            worst = ", ".join(f"{name} x{n}" for name, n in repeated.most_common(3))
-            out.append(
-                f"- {what}: not met ({len(repeated)} widgets rendered more than once"
-                f" in one change, most: {worst}; see Renders below)"
-            )
-        else:
-            out.append(f"- {what}: met")
-    return out
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser for ``python -m tools.bench --ui``."""
     parser = argparse.ArgumentParser(
         prog="python -m tools.bench --ui",
-        description=(
-            "Time ttt-tui against a bare Textual app in pseudo-terminals, interleaved in"
-            " the same run, and print medians, 95th percentiles and ratios."
-        ),
+        description="Time ttt-tui against a bare Textual app, in pseudo-terminals and in"
+        " browser tabs, and the explorer counting against one that is not, in the same run.",
     )
-    parser.add_argument(
-        "--runs",
-        type=int,
-        metavar="N",
-        help=f"launches of each app (default: {DEFAULT_RUNS}, or {QUICK_RUNS} with --quick)",
+    options = (
+        ("--runs", "launches of each app", 4),
+        ("--keys", "arrow keys, and plays, per launch", 20),
+        ("--tabs", "browser tabs to each server; 0: none", 7),
+        ("--tree-keys", "tree moves to each explorer; 0: none", 30),
     )
+    for flag, what, default in options:
+        parser.add_argument(flag, type=int, default=default, metavar="N",
+                            help=f"{what} (default: %(default)s)")  # fmt: skip
     parser.add_argument(
-        "--keys",
-        type=int,
-        metavar="N",
-        help=f"cursor moves, and plays, per launch (default: {DEFAULT_KEYS},"
-        f" or {QUICK_KEYS} with --quick)",
-    )
-    parser.add_argument("--quick", action="store_true", help="one short run, for tests")
-    parser.add_argument(
-        "--ai-delay",
-        type=float,
-        default=0.0,
-        metavar="SECONDS",
-        help="the game's --ai-delay (default: 0, the reply as soon as it is found)",
-    )
-    parser.add_argument(
-        "--renders",
-        action="store_true",
-        help="also count each widget's renders for a cursor move and for plays with replies",
+        "--quick", action="store_true", help="1 launch, 3 keys, 1 tab, 3 tree moves: for tests"
     )
     return parser
 
 
-def report(
-    figures: dict[str, Figures], runs: int, ai_delay: float, renders: Sequence[Renders] | None
-) -> str:
-    """The benchmark's report: what ran, the table, issue 9's goals, the renders."""
-    g, b = figures[GameSubject.name], figures[BareSubject.name]
-    table = rows(g, b)
-    out = [
-        f"ttt-tui UI benchmark: {platform.python_implementation()} {platform.python_version()}"
-        f" on {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs;"
-        f" {SIZE[0]}x{SIZE[1]} pseudo-terminals.",
-        f"Each app: {plural(runs, 'launch', 'launches')}, interleaved with the other's;"
-        f" {len(g.cursor)} cursor moves and {len(g.play)} plays ({len(g.reply)} with a"
-        " computer reply), one key at a time.",
-        f"ttt-tui plays You vs AI at Hard with --ai-delay {ai_delay:g}; its reply is timed"
-        " from the same key.\nCPU figures are the app's process group, per key: a mean over"
-        " the keys.",
-        "",
-        render_table(table),
-        "",
-        "Goals (issue 9), ttt-tui against bare Textual in this run:",
-        "\n".join(goal_lines(table, renders)),
-    ]
-    if renders is not None:
-        out += [
-            "",
-            "Renders (render() calls per widget, squares drawn by the board)"
-            " caused by each change, in one more launch:",
-            render_report(renders),
-        ]
-    return "\n".join(out)
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and print its table; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.runs, args.keys, args.tabs, args.tree_keys = 1, 3, 1, 3
+    if min(args.runs, args.keys) < 1 or min(args.tabs, args.tree_keys) < 0:
+        parser.error("expected at least 1 run and key, and no fewer than 0 tabs and tree keys")
+    if not Path(f"/proc/{os.getpid()}/stat").exists():
+        print("the UI benchmark reads CPU times from /proc: it runs on Linux only", file=sys.stderr)
+        return 2
+
+    def progress(message: str) -> None:
+        print(f"  {message}", file=sys.stderr, flush=True)
+
+    try:
+        figures = measure(args.runs, args.keys, progress)
+        tabs = asyncio.run(first_frames(args.tabs, progress)) if args.tabs else None
+        tree = explorer_keys(args.tree_keys, progress) if args.tree_keys else None
+    except BenchError as error:
+        print(f"UI benchmark failed: {error}", file=sys.stderr)
+        return 1
+    game = figures[Game.name]
+    print(
+        f"ttt-tui UI benchmark: {machine()}; {SIZE[0]}x{SIZE[1]} pseudo-terminals. Each app:"
+        f" {plural(args.runs, 'launch', 'launches')}, interleaved with the other's,"
+        f" {len(game['arrow'])} arrow keys and {len(game['play'])} plays, one key at a time;"
+        f" {plural(args.tabs, 'tab')} to each server; {plural(args.tree_keys, 'tree move')}"
+        " to each explorer. CPU is the app's process group's."
+    )
+    print()
+    print(report(figures, tabs, tree))
+    return 0
