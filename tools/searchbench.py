@@ -100,7 +100,7 @@ async def cancel_times(trials: int) -> tuple[list[Seconds], list[Seconds]]:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
     finally:
-        searcher.close()
+        await searcher.close()
     return behind, alone
 
 
