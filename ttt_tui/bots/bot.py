@@ -6,21 +6,23 @@ protocol (a position a line in, a square a line out). Both run as a
 (`Reply`): what it means, and whether it is any good, is for its caller to say.
 Every answer has a time limit; a bot that hangs, crashes or exits is killed if
 need be and started again for the next position, so nothing it does can stop
-ttt-tui.
+ttt-tui. Each of its processes runs jailed (`ttt_tui.bots.sandbox`).
 
 No UI imports.
 """
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import json
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ttt_tui.bots import sandbox
+from ttt_tui.bots.sandbox import Jail, Program
 from ttt_tui.engine import Board
 from ttt_tui.proc.child import Child, ChildEnded
 from ttt_tui.proc.frames import LINES
@@ -69,8 +71,8 @@ class Bot:
     Its coroutines are called one at a time, from one event loop.
     """
 
-    def __init__(self, command: list[str], timeout: float, *, hosted: bool) -> None:
-        self.command = command
+    def __init__(self, program: Program, timeout: float, *, hosted: bool, name: str) -> None:
+        self.program = program
         self.timeout = timeout
         self.hosted = hosted
         """Whether it is a Python file under `ttt_tui.bots.host`, which answers
@@ -78,7 +80,10 @@ class Bot:
         self.kind = "command"
         """``minimax`` or ``choose_move`` for a Python file (as it says once loaded),
         ``command`` for a command."""
+        self.name = name
+        """How the bot is named to the user: its file, or its command."""
         self._child: Child | None = None
+        self._jail: Jail | None = None
         self._answered = 0
         """Positions the running process has answered."""
 
@@ -96,12 +101,14 @@ class Bot:
         """Start the bot; `BotUnusable` if it cannot run, or a Python one does not
         say it loaded."""
         await self.stop()
-        child = Child(self.command, LINES)
+        jail = sandbox.here().jail(self.program)
+        child = Child(jail.argv, LINES, env=jail.env, cwd=jail.cwd)
         try:
             await child.start()
         except OSError as exc:
-            raise BotUnusable(f"{self.command[0]}: {exc.strerror or exc}") from None
-        self._child, self._answered = child, 0
+            jail.close()
+            raise BotUnusable(f"{jail.argv[0]}: {exc.strerror or exc}") from None
+        self._child, self._jail, self._answered = child, jail, 0
         if not self.hosted:
             return
         try:
@@ -116,10 +123,13 @@ class Bot:
         self.kind = str(message["ready"])
 
     async def stop(self) -> None:
-        """Kill the bot and everything it started."""
+        """Kill the bot and everything it started, and remove its directory."""
         child, self._child = self._child, None
+        jail, self._jail = self._jail, None
         if child is not None:
             await child.stop()
+        if jail is not None:
+            await asyncio.to_thread(jail.close)
 
     def kill(self) -> None:
         """Kill the bot and everything it started, at once: an answer awaited ends
@@ -160,7 +170,8 @@ class Bot:
         if message is None:
             return Reply(board, failure=Failure.ERROR, detail=f"unreadable reply {line!r}"), False
         if "error" in message:
-            return Reply(board, failure=Failure.ERROR, detail=str(message["error"])), False
+            error = _explained(str(message["error"]), said=str(message["error"]), status=None)
+            return Reply(board, failure=Failure.ERROR, detail=error), False
         changed = bool(message.get("changed"))
         return Reply(board, said=message.get("answer"), changed_board=changed), False
 
@@ -168,10 +179,19 @@ class Bot:
         """The bot ended without answering: its exit status and what it wrote on
         standard error."""
         status = await child.wait(1.0)
-        ended = "it ended" if status is None else f"it exited with status {status}"
-        detail = "\n".join(filter(None, [child.stderr.strip(), f"{ended} without answering"]))
+        said = child.stderr.strip()
         await self.stop()
+        ended = "it ended" if status is None else f"it exited with status {status}"
+        detail = "\n".join(filter(None, [said, f"{ended} without answering"]))
+        detail = _explained(detail, said=said, status=status)
         return Reply(board, failure=Failure.ERROR, detail=detail)
+
+
+def _explained(detail: str, *, said: str, status: int | None) -> str:
+    """``detail``, and under it the limit that ended the answer if one did, as told
+    from what the bot ``said`` last and its exit ``status``."""
+    limit = sandbox.here().limit_hit(said, status)
+    return f"{detail.rstrip()}\n{limit}" if limit else detail
 
 
 def _json(line: str | None) -> dict[str, Any] | None:
@@ -200,7 +220,8 @@ def load_bot(
     if command is not None:
         if file is not None:
             raise BotUnusable(f"give a BOT file or {option}, not both")
-        return Bot(shell(command), timeout, hosted=False)
+        program = sandbox.command(shell(command), command)
+        return Bot(program, timeout, hosted=False, name=f"{option} {command!r}")
     if file is None:
         raise BotUnusable(
             f"give a BOT file (a Python file with minimax or choose_move) or {option}"
@@ -208,5 +229,4 @@ def load_bot(
     path = Path(file)
     if not path.is_file():
         raise BotUnusable(f"{file}: no such file")
-    host = [sys.executable, "-m", "ttt_tui.bots.host", str(path.resolve())]
-    return Bot(host, timeout, hosted=True)
+    return Bot(sandbox.python_file(path), timeout, hosted=True, name=file)
