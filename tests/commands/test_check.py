@@ -330,6 +330,15 @@ def test_sampled_positions_are_seeded_distinct_and_in_play() -> None:
             "give a BOT file or --cmd, not both",
         ),
         ({"bad_import": "import no_such_module_here\n"}, ("bad_import.py",), "ModuleNotFoundError"),
+        ({}, ("--cmd", ""), "--cmd is empty: give the command that runs your bot"),
+        ({}, (".",), ". is a directory: give the Python file in it"),
+        ({}, ("README.md",), "README.md is not a Python file (.py): a program in another language"),
+        (
+            {"plays": "move = input('Your move? ')\n\ndef choose_move(position):\n    return 1\n"},
+            ("plays.py",),
+            "plays.py reads input (input()) as it is loaded: code that plays belongs under"
+            ' if __name__ == "__main__":',
+        ),
     ],
 )
 def test_a_bot_that_cannot_be_loaded_is_one_line_and_status_2(
@@ -342,6 +351,28 @@ def test_a_bot_that_cannot_be_loaded_is_one_line_and_status_2(
     assert result.stdout == ""
     assert result.stderr.startswith("ttt-tui check: ") and message in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_a_command_that_cannot_be_run_is_one_line_and_status_2() -> None:
+    """Its first answer shows the shell could not run it; no position is graded."""
+    result = run_main("check", "--cmd", "no-such-program-here --flag")
+    assert (result.returncode, result.stdout) == (2, "")
+    last = result.stderr.splitlines()[-1]
+    assert last.startswith("ttt-tui check: --cmd 'no-such-program-here --flag': ")
+    assert last.endswith("no-such-program-here: not found")  # as the shell says it
+
+
+def test_a_bot_that_never_finishes_loading_is_one_line_and_status_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("ttt_tui.bots.bot.START_SECONDS", 1.0)
+    path = write_bot(tmp_path, "loops", "while True:\n    pass\n")
+    result = run_main("check", "--timeout", "0.5", str(path))
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"ttt-tui check: {path} did not finish loading in 1 s: an endless loop, or a game"
+        ' played as the file is loaded? (put it under if __name__ == "__main__":)\n'
+    )
 
 
 def test_ctrl_c_stops_with_a_partial_report(tmp_path: Path) -> None:

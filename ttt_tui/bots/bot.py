@@ -33,6 +33,9 @@ DEFAULT_TIMEOUT = 2.0
 START_SECONDS = 10.0
 """Seconds a Python bot has to load (import its file) before it counts as broken."""
 
+CANNOT_RUN = (126, 127)
+"""The shell's exit statuses for a program it cannot run or cannot find."""
+
 MINIMAX_IS_3X3 = "minimax(board) is CS50's 3x3 convention"
 """Why a ``minimax(board)`` bot plays no bigger board."""
 
@@ -111,9 +114,17 @@ class Bot:
         self._child, self._jail, self._answered = child, jail, 0
         if not self.hosted:
             return
+        loading = max(START_SECONDS, self.timeout)
         try:
-            message = _json(await child.receive(max(START_SECONDS, self.timeout)))
-        except (TimeoutError, ChildEnded):
+            message = _json(await child.receive(loading))
+        except TimeoutError:
+            await self.stop()
+            raise BotUnusable(
+                f"{self.name} did not finish loading in {loading:g} s: an endless loop, or a"
+                " game played as the file is loaded? (put it under"
+                ' if __name__ == "__main__":)'
+            ) from None
+        except ChildEnded:
             message = None
         if message is None or "ready" not in message:
             await child.wait(1.0)
@@ -181,6 +192,8 @@ class Bot:
         status = await child.wait(1.0)
         said = child.stderr.strip()
         await self.stop()
+        if not self.hosted and self._answered == 0 and status in CANNOT_RUN:
+            raise BotUnusable(f"{self.name}: {said.splitlines()[-1] if said else 'cannot be run'}")
         ended = "it ended" if status is None else f"it exited with status {status}"
         detail = "\n".join(filter(None, [said, f"{ended} without answering"]))
         detail = _explained(detail, said=said, status=status)
@@ -215,11 +228,14 @@ def load_bot(
     file: str | None, command: str | None, timeout: float = DEFAULT_TIMEOUT, *, option: str
 ) -> Bot:
     """The bot in a Python ``file`` or run by a shell ``command`` (one of the two),
-    not yet started; raises `BotUnusable` when neither or both are given, or there
-    is no such file. ``option`` is the command line's name for the command."""
+    not yet started; raises `BotUnusable` when neither or both are given, the
+    command is empty, or the file is not a Python file. ``option`` is the command
+    line's name for the command."""
     if command is not None:
         if file is not None:
             raise BotUnusable(f"give a BOT file or {option}, not both")
+        if not command.strip():
+            raise BotUnusable(f"{option} is empty: give the command that runs your bot")
         program = sandbox.command(shell(command), command)
         return Bot(program, timeout, hosted=False, name=f"{option} {command!r}")
     if file is None:
@@ -227,6 +243,13 @@ def load_bot(
             f"give a BOT file (a Python file with minimax or choose_move) or {option}"
         )
     path = Path(file)
+    if path.is_dir():
+        raise BotUnusable(f"{file} is a directory: give the Python file in it")
     if not path.is_file():
         raise BotUnusable(f"{file}: no such file")
+    if path.suffix != ".py":
+        raise BotUnusable(
+            f"{file} is not a Python file (.py): a program in another language runs"
+            f' with {option} "COMMAND"'
+        )
     return Bot(sandbox.python_file(path), timeout, hosted=True, name=file)
