@@ -106,7 +106,7 @@ import os, sys, time
 
 
 def choose_move(position):
-    how = os.environ.get("BOT_MISBEHAVE", "")
+    how = HOW
     if 9 - position.count(".") == 1:  # the nine positions with one mark
         if how == "illegal":
             return position.index("X") + 1  # the taken square
@@ -124,7 +124,9 @@ def choose_move(position):
     print("noise on standard error", file=sys.stderr)
     return position.index(".") + 1
 """
-"""Plays the first free square, except in the nine positions with one mark."""
+"""Plays the first free square, except in the nine positions with one mark, where it
+does what ``HOW`` says (written into the file: a bot never sees the caller's
+environment)."""
 
 
 def write_bot(directory: Path, name: str, source: str) -> Path:
@@ -172,8 +174,8 @@ PATIENT = ("--timeout", "60")
 tests give every bot time enough, and the timeout has its own test."""
 
 
-def check_json(*args: str, env: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
-    result = run_main("check", "--json", *PATIENT, *args, extra_env=env)
+def check_json(*args: str) -> tuple[int, dict[str, Any]]:
+    result = run_main("check", "--json", *PATIENT, *args)
     assert result.stdout, result.stderr
     return result.returncode, json.loads(result.stdout)
 
@@ -252,11 +254,9 @@ def test_a_misbehaving_bot_never_stops_the_check(
     again after each crash or hang. Only the hanging bot is given a short timeout:
     with 0.3 s for all, a busy machine once let a good answer come late, and the
     position was counted as a timeout instead of graded (CI, 26 November)."""
-    path = write_bot(tmp_path, "misbehaving", MISBEHAVING)
+    path = write_bot(tmp_path, "misbehaving", f"HOW = {how!r}\n{MISBEHAVING}")
     timeout = "0.5" if how == "hang" else "10"
-    result = run_main(
-        "check", "--side", "O", "--timeout", timeout, str(path), extra_env={"BOT_MISBEHAVE": how}
-    )
+    result = run_main("check", "--side", "O", "--timeout", timeout, str(path))
     assert result.returncode == 1, result.stderr
     counts = {
         name: int(count.replace(",", ""))
@@ -272,8 +272,8 @@ def test_a_misbehaving_bot_never_stops_the_check(
 
 
 def test_prints_from_a_bot_are_never_taken_for_answers(tmp_path: Path) -> None:
-    path = write_bot(tmp_path, "misbehaving", MISBEHAVING)
-    status, report = check_json("--side", "O", str(path), env={"BOT_MISBEHAVE": "print"})
+    path = write_bot(tmp_path, "misbehaving", f"HOW = 'print'\n{MISBEHAVING}")
+    status, report = check_json("--side", "O", str(path))
     assert (report["illegal"], report["errors"]) == (0, 0)
     assert sum(report["labels"].values()) == 2097
 
@@ -330,6 +330,15 @@ def test_sampled_positions_are_seeded_distinct_and_in_play() -> None:
             "give a BOT file or --cmd, not both",
         ),
         ({"bad_import": "import no_such_module_here\n"}, ("bad_import.py",), "ModuleNotFoundError"),
+        ({}, ("--cmd", ""), "--cmd is empty: give the command that runs your bot"),
+        ({}, (".",), ". is a directory: give the Python file in it"),
+        ({}, ("README.md",), "README.md is not a Python file (.py): a program in another language"),
+        (
+            {"plays": "move = input('Your move? ')\n\ndef choose_move(position):\n    return 1\n"},
+            ("plays.py",),
+            "plays.py reads input (input()) as it is loaded: code that plays belongs under"
+            ' if __name__ == "__main__":',
+        ),
     ],
 )
 def test_a_bot_that_cannot_be_loaded_is_one_line_and_status_2(
@@ -344,27 +353,49 @@ def test_a_bot_that_cannot_be_loaded_is_one_line_and_status_2(
     assert result.stderr.count("\n") == 1
 
 
+def test_a_command_that_cannot_be_run_is_one_line_and_status_2() -> None:
+    """Its first answer shows the shell could not run it; no position is graded."""
+    result = run_main("check", "--cmd", "no-such-program-here --flag")
+    assert (result.returncode, result.stdout) == (2, "")
+    last = result.stderr.splitlines()[-1]
+    assert last.startswith("ttt-tui check: --cmd 'no-such-program-here --flag': ")
+    assert last.endswith("no-such-program-here: not found")  # as the shell says it
+
+
+def test_a_bot_that_never_finishes_loading_is_one_line_and_status_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("ttt_tui.bots.bot.START_SECONDS", 1.0)
+    path = write_bot(tmp_path, "loops", "while True:\n    pass\n")
+    result = run_main("check", "--timeout", "0.5", str(path))
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"ttt-tui check: {path} did not finish loading in 1 s: an endless loop, or a game"
+        ' played as the file is loaded? (put it under if __name__ == "__main__":)\n'
+    )
+
+
 def test_ctrl_c_stops_with_a_partial_report(tmp_path: Path) -> None:
     """The check is interrupted while the bot thinks: the positions asked so far are
-    reported, and said to be a part."""
-    asked = tmp_path / "asked"
+    reported, and said to be a part. The bot marks that it was asked in its own
+    directory, made in the check's temporary directory."""
     path = write_bot(
         tmp_path,
         "slow",
         "import time\n\ndef choose_move(position):\n"
-        f"    open({str(asked)!r}, 'a').close()\n"
+        "    open('asked', 'a').close()\n"
         "    time.sleep(0.05)\n    return position.index('.') + 1\n",
     )
     process = subprocess.Popen(
         [*game_command("check", "--json", str(path))],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=game_env(),
+        env=game_env(TMPDIR=str(tmp_path)),
         cwd=ROOT,
     )
     # Interrupted once it has asked something, however long a busy machine takes to
     # start it (a fixed 1.5 s was sometimes before the first question).
-    wait_until(asked.exists, "the bot to be asked a position")
+    wait_until(lambda: any(tmp_path.glob("ttt-tui-bot-*/asked")), "the bot to be asked")
     time.sleep(0.5)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)

@@ -6,21 +6,23 @@ protocol (a position a line in, a square a line out). Both run as a
 (`Reply`): what it means, and whether it is any good, is for its caller to say.
 Every answer has a time limit; a bot that hangs, crashes or exits is killed if
 need be and started again for the next position, so nothing it does can stop
-ttt-tui.
+ttt-tui. Each of its processes runs jailed (`ttt_tui.bots.sandbox`).
 
 No UI imports.
 """
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import json
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ttt_tui.bots import sandbox
+from ttt_tui.bots.sandbox import Jail, Program
 from ttt_tui.engine import Board
 from ttt_tui.proc.child import Child, ChildEnded
 from ttt_tui.proc.frames import LINES
@@ -30,6 +32,9 @@ DEFAULT_TIMEOUT = 2.0
 
 START_SECONDS = 10.0
 """Seconds a Python bot has to load (import its file) before it counts as broken."""
+
+CANNOT_RUN = (126, 127)
+"""The shell's exit statuses for a program it cannot run or cannot find."""
 
 MINIMAX_IS_3X3 = "minimax(board) is CS50's 3x3 convention"
 """Why a ``minimax(board)`` bot plays no bigger board."""
@@ -69,8 +74,8 @@ class Bot:
     Its coroutines are called one at a time, from one event loop.
     """
 
-    def __init__(self, command: list[str], timeout: float, *, hosted: bool) -> None:
-        self.command = command
+    def __init__(self, program: Program, timeout: float, *, hosted: bool, name: str) -> None:
+        self.program = program
         self.timeout = timeout
         self.hosted = hosted
         """Whether it is a Python file under `ttt_tui.bots.host`, which answers
@@ -78,7 +83,10 @@ class Bot:
         self.kind = "command"
         """``minimax`` or ``choose_move`` for a Python file (as it says once loaded),
         ``command`` for a command."""
+        self.name = name
+        """How the bot is named to the user: its file, or its command."""
         self._child: Child | None = None
+        self._jail: Jail | None = None
         self._answered = 0
         """Positions the running process has answered."""
 
@@ -96,17 +104,27 @@ class Bot:
         """Start the bot; `BotUnusable` if it cannot run, or a Python one does not
         say it loaded."""
         await self.stop()
-        child = Child(self.command, LINES)
+        jail = sandbox.here().jail(self.program)
+        child = Child(jail.argv, LINES, env=jail.env, cwd=jail.cwd)
         try:
             await child.start()
         except OSError as exc:
-            raise BotUnusable(f"{self.command[0]}: {exc.strerror or exc}") from None
-        self._child, self._answered = child, 0
+            jail.close()
+            raise BotUnusable(f"{jail.argv[0]}: {exc.strerror or exc}") from None
+        self._child, self._jail, self._answered = child, jail, 0
         if not self.hosted:
             return
+        loading = max(START_SECONDS, self.timeout)
         try:
-            message = _json(await child.receive(max(START_SECONDS, self.timeout)))
-        except (TimeoutError, ChildEnded):
+            message = _json(await child.receive(loading))
+        except TimeoutError:
+            await self.stop()
+            raise BotUnusable(
+                f"{self.name} did not finish loading in {loading:g} s: an endless loop, or a"
+                " game played as the file is loaded? (put it under"
+                ' if __name__ == "__main__":)'
+            ) from None
+        except ChildEnded:
             message = None
         if message is None or "ready" not in message:
             await child.wait(1.0)
@@ -116,10 +134,13 @@ class Bot:
         self.kind = str(message["ready"])
 
     async def stop(self) -> None:
-        """Kill the bot and everything it started."""
+        """Kill the bot and everything it started, and remove its directory."""
         child, self._child = self._child, None
+        jail, self._jail = self._jail, None
         if child is not None:
             await child.stop()
+        if jail is not None:
+            await asyncio.to_thread(jail.close)
 
     def kill(self) -> None:
         """Kill the bot and everything it started, at once: an answer awaited ends
@@ -160,7 +181,8 @@ class Bot:
         if message is None:
             return Reply(board, failure=Failure.ERROR, detail=f"unreadable reply {line!r}"), False
         if "error" in message:
-            return Reply(board, failure=Failure.ERROR, detail=str(message["error"])), False
+            error = _explained(str(message["error"]), said=str(message["error"]), status=None)
+            return Reply(board, failure=Failure.ERROR, detail=error), False
         changed = bool(message.get("changed"))
         return Reply(board, said=message.get("answer"), changed_board=changed), False
 
@@ -168,10 +190,21 @@ class Bot:
         """The bot ended without answering: its exit status and what it wrote on
         standard error."""
         status = await child.wait(1.0)
-        ended = "it ended" if status is None else f"it exited with status {status}"
-        detail = "\n".join(filter(None, [child.stderr.strip(), f"{ended} without answering"]))
+        said = child.stderr.strip()
         await self.stop()
+        if not self.hosted and self._answered == 0 and status in CANNOT_RUN:
+            raise BotUnusable(f"{self.name}: {said.splitlines()[-1] if said else 'cannot be run'}")
+        ended = "it ended" if status is None else f"it exited with status {status}"
+        detail = "\n".join(filter(None, [said, f"{ended} without answering"]))
+        detail = _explained(detail, said=said, status=status)
         return Reply(board, failure=Failure.ERROR, detail=detail)
+
+
+def _explained(detail: str, *, said: str, status: int | None) -> str:
+    """``detail``, and under it the limit that ended the answer if one did, as told
+    from what the bot ``said`` last and its exit ``status``."""
+    limit = sandbox.here().limit_hit(said, status)
+    return f"{detail.rstrip()}\n{limit}" if limit else detail
 
 
 def _json(line: str | None) -> dict[str, Any] | None:
@@ -195,18 +228,28 @@ def load_bot(
     file: str | None, command: str | None, timeout: float = DEFAULT_TIMEOUT, *, option: str
 ) -> Bot:
     """The bot in a Python ``file`` or run by a shell ``command`` (one of the two),
-    not yet started; raises `BotUnusable` when neither or both are given, or there
-    is no such file. ``option`` is the command line's name for the command."""
+    not yet started; raises `BotUnusable` when neither or both are given, the
+    command is empty, or the file is not a Python file. ``option`` is the command
+    line's name for the command."""
     if command is not None:
         if file is not None:
             raise BotUnusable(f"give a BOT file or {option}, not both")
-        return Bot(shell(command), timeout, hosted=False)
+        if not command.strip():
+            raise BotUnusable(f"{option} is empty: give the command that runs your bot")
+        program = sandbox.command(shell(command), command)
+        return Bot(program, timeout, hosted=False, name=f"{option} {command!r}")
     if file is None:
         raise BotUnusable(
             f"give a BOT file (a Python file with minimax or choose_move) or {option}"
         )
     path = Path(file)
+    if path.is_dir():
+        raise BotUnusable(f"{file} is a directory: give the Python file in it")
     if not path.is_file():
         raise BotUnusable(f"{file}: no such file")
-    host = [sys.executable, "-m", "ttt_tui.bots.host", str(path.resolve())]
-    return Bot(host, timeout, hosted=True)
+    if path.suffix != ".py":
+        raise BotUnusable(
+            f"{file} is not a Python file (.py): a program in another language runs"
+            f' with {option} "COMMAND"'
+        )
+    return Bot(sandbox.python_file(path), timeout, hosted=True, name=file)

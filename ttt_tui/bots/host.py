@@ -21,12 +21,14 @@ starts in the time Python does.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import importlib.util
 import json
 import os
 import sys
 import traceback
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -42,6 +44,20 @@ def _load(path: str) -> tuple[Any, str]:
         if callable(getattr(module, name, None)):
             return module, name
     raise ValueError(f"{path} defines neither minimax(board) nor choose_move(position)")
+
+
+@contextlib.contextmanager
+def _no_input() -> Iterator[None]:
+    """Standard input at its end while the file loads: an ``input()`` run as it is
+    loaded raises `EOFError` instead of waiting for, or eating, a position."""
+    kept, null = os.dup(0), os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    try:
+        yield
+    finally:
+        os.dup2(kept, 0)
+        os.close(kept)
 
 
 def _cs50_board(module: Any, position: str) -> list[list[Any]]:
@@ -77,7 +93,12 @@ def main(argv: list[str]) -> int:
         protocol.flush()
 
     try:
-        module, kind = _load(argv[1])
+        with _no_input():
+            module, kind = _load(argv[1])
+    except EOFError:
+        playing = 'code that plays belongs under if __name__ == "__main__":'
+        say({"fatal": f"{argv[1]} reads input (input()) as it is loaded: {playing}"})
+        return 2
     except SyntaxError as exc:
         say({"fatal": f"{argv[1]}: a syntax error at line {exc.lineno}: {exc.msg}"})
         return 2

@@ -2,7 +2,8 @@
 (4x4, 5x5), each answer graded against the proven engine (`ttt_tui.teach.check`).
 
 The bot always runs in a process of its own (`ttt_tui.bots.bot`), with a time
-limit on every answer, so nothing it does can stop the check.
+limit on every answer, so nothing it does can stop the check, and jailed
+(`ttt_tui.bots.sandbox`): what of the jail does not hold here is said once.
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO, loop: Blocking) -> int:
+    from ttt_tui.bots import sandbox
     from ttt_tui.bots.bot import MINIMAX_IS_3X3, BotUnusable, load_bot
     from ttt_tui.engine import analyze
     from ttt_tui.teach.check import Report, Side, positions_for
@@ -111,6 +113,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO, loop: Blocking) -
     side = Side(args.side)
     bot = load_bot(args.bot, args.cmd, args.timeout, option="--cmd")
     loop.run(bot.start())
+    if off := sandbox.here().protections_off():
+        err.write(f"ttt-tui check: {off}\n")
     if not bot.can_play(n):
         loop.run(bot.stop())
         raise BotUnusable(f"{MINIMAX_IS_3X3}: use choose_move(position) on 4x4 and 5x5")
