@@ -205,7 +205,10 @@ class Child:
         if grace > 0:
             await self.wait(grace)
         self.kill()
-        return await self.wait(5.0)
+        status = await self.wait(5.0)
+        if status is not None:
+            self._transport.close()  # its status is known: closing reaps nothing twice
+        return status
 
     def kill(self) -> None:
         """Kill the child and every process in its group, at once. Only a signal: the
