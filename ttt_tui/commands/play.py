@@ -224,8 +224,8 @@ def _play(args: argparse.Namespace, bot: BotPlayer | None) -> int:
         return 2
     # No garbage collection until the first frame is drawn: what is made before it (the
     # modules, their classes, the widgets) lives as long as the game, and a full
-    # collection walked all of it in the middle of the first frame (12-14 ms;
-    # docs/performance.md). Then it is moved out of the collector's way for good.
+    # collection walked all of it in the middle of the first frame (docs/performance.md).
+    # Then it is moved out of the collector's way for good.
     gc.disable()
     try:
         return _run(args, bot)
