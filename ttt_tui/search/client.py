@@ -1,15 +1,13 @@
 """Where the engine's searches run: a process of their own, so the interface never waits.
 
-A pure-Python search in a thread shares the interpreter's lock with the
-interface, and a long one (Hard on 5x5) made every key late. `SearchProcess`
-runs the searches in a separate process (`ttt_tui.search.worker`) that lives as
-long as the app and keeps the engine's tables warm from one move to the next.
-It takes one search at a time, the computer's move before the coach's analysis
-and an analysis before the explorer's counts (a search asked for while a
-less urgent one runs interrupts it; that one starts again after, from the tables
-it filled), stops a search within a few
-milliseconds of its caller giving up on it, passes the search's progress on,
-and starts a new process if the old one dies, trying the search it was running
+`SearchProcess` runs the searches in a process (`ttt_tui.search.worker`,
+spoken to through `ttt_tui.proc`) that lives as long as the app and keeps the
+engine's tables warm from one move to the next. It takes one search at a time,
+the computer's move before the coach's analysis and an analysis before the
+explorer's counts (a search asked for while a less urgent one runs interrupts
+it; that one starts again after, from the tables it filled), stops a search
+soon after its caller gives up on it, passes the search's progress on, and
+starts a new process if the old one dies, trying the search it was running
 once more.
 
 `ThreadSearcher` runs the same searches, or any other move chooser, in a
