@@ -22,7 +22,7 @@ from ttt_tui.compat.cursor import show_terminal_cursor
 from ttt_tui.engine import Analysis, Cell, Difficulty, Player, Progress, SearchCancelled
 from ttt_tui.play.game import SavedGame, abandoned
 from ttt_tui.play.results import MODE_LABELS
-from ttt_tui.play.session import AnalysisRequest, MoveRequest, Outcome, Refused, Session, Work
+from ttt_tui.play.session import AnalysisRequest, MoveRequest, Refused, Reply, Session, Work
 from ttt_tui.play.settings import BOT, BoardSize, Level, Mode
 from ttt_tui.play.speech import (
     Ask,
@@ -105,7 +105,7 @@ UNDO_TIP = "undo to your last turn / redo"
 class GameScreen(BaseScreen[None]):
     """The board, the sidebar and the game flow.
 
-    Every outcome of a `Session` call goes through `apply`, the one funnel:
+    Every reply of a `Session` call goes through `apply`, the one funnel:
     it cancels the searches the session dropped, starts the ones it wants,
     and pushes the session's new view down to the board and the sidebar.
     """
@@ -296,36 +296,36 @@ class GameScreen(BaseScreen[None]):
 
     # The one funnel.
 
-    def apply(self, outcome: Outcome) -> None:
+    def apply(self, reply: Reply) -> None:
         """Act on what a session call did: warn, or save what it says to save, start and
         cancel searches, and redraw."""
-        if outcome is None:
+        if reply is None:
             return
-        if isinstance(outcome, Refused):
-            self.warn(outcome.message)
+        if isinstance(reply, Refused):
+            self.warn(reply.message)
             return
-        if outcome.ended is not None:
-            self.saver.record(outcome.ended)
-        if outcome.settings is not None:
-            self.saver.save_settings(outcome.settings)
+        if reply.ended is not None:
+            self.saver.record(reply.ended)
+        if reply.settings is not None:
+            self.saver.save_settings(reply.settings)
         if self.keep_in_play:
             kept = self.session.snapshot()
             if kept != self._kept:
                 self._kept = kept
                 self.saver.keep_in_play(kept)
-        for dropped in outcome.cancel:
+        for dropped in reply.cancel:
             self.workers.cancel_group(self, dropped.value)
-        for request in self.session.requests():
+        for request in self.session.take_requests():
             if isinstance(request, MoveRequest):
                 self._think(request, self.rng.getrandbits(64))
             else:
                 self._analyse(request)
-        if outcome.notice:
-            self.notify(outcome.notice, timeout=NOTICE_SECONDS)
-        if outcome.bot_failed:
-            self._offer_hard(outcome.bot_failed)
+        if reply.notice:
+            self.notify(reply.notice, timeout=NOTICE_SECONDS)
+        if reply.bot_failed:
+            self._offer_hard(reply.bot_failed)
         view = self.session.view()
-        self._tell_what_changed(outcome.notice)
+        self._tell_what_changed(reply.notice)
         if view.settings.screen_reader != self.has_class("-screen-reader"):
             self.set_class(view.settings.screen_reader, "-screen-reader")
             show_terminal_cursor(self.app, view.settings.screen_reader)
@@ -517,7 +517,7 @@ class GameScreen(BaseScreen[None]):
             question = f"Start a new game as {mark.value}?"
             self._new_game_asked(question, lambda: self.session.set_mark(mark))
 
-    def _new_game_asked(self, question: str, start: Callable[[], Outcome]) -> None:
+    def _new_game_asked(self, question: str, start: Callable[[], Reply]) -> None:
         """Start a new game with ``start``, asking first where a game in progress would be
         lost (recorded as abandoned): no, or Escape, keeps it exactly as it was."""
 
