@@ -6,12 +6,13 @@ import asyncio
 import random
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, BindingType
 from textual.containers import Horizontal
 from textual.geometry import Size
 from textual.message import Message
@@ -33,8 +34,10 @@ from ttt_tui.play.speech import (
     answer,
     read_command,
 )
+from ttt_tui.screens import game_keys
 from ttt_tui.screens.base import BaseScreen
 from ttt_tui.screens.confirm import ConfirmScreen, ResumeQuestion
+from ttt_tui.screens.game_keys import EXPLORE_KEY_WIDTH
 from ttt_tui.search.client import Searcher
 from ttt_tui.storage.saver import Saver
 from ttt_tui.storage.store import LeftGame
@@ -91,16 +94,6 @@ WARNING_SECONDS = 2.0
 NOTICE_SECONDS = 1.5
 """How long a notice about a change (difficulty, coach, swapped sides) stays on screen."""
 
-EXPLORE_KEY_WIDTH = 90
-"""The narrowest terminal whose footer has room for the explorer's key."""
-
-REVIEW_KEY_WIDTH = 80
-"""The narrowest terminal whose footer has room for the review's key (a game over)."""
-
-SQUARE_TIP = "play a square by its number (1 top-left; 16 is 1 then 6)"
-DIFFICULTY_TIP = "next difficulty (You vs AI)"
-UNDO_TIP = "undo to your last turn / redo"
-
 
 class GameScreen(BaseScreen[None]):
     """The board, the sidebar and the game flow.
@@ -110,79 +103,12 @@ class GameScreen(BaseScreen[None]):
     and pushes the session's new view down to the board and the sidebar.
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        # Squares by number work wherever the focus is; the board's own keys
-        # (arrows, Enter) work when it has the focus.
-        *(
-            Binding(
-                str(digit),
-                f"digit({digit})",
-                f"Square {digit}",
-                show=False,
-                tooltip=SQUARE_TIP,
-            )
-            for digit in range(10)
-        ),
-        # A number waiting for its second digit (1 on 4x4) is played by Enter or Space
-        # wherever the focus is, before a focused sidebar control takes the key.
-        Binding("enter,space", "play_typed", show=False, priority=True),
-        # Where a bigger board does not fit, 3 or 4 goes to a smaller board that
-        # does; the "too small" message says so, and nothing else needs them.
-        *(Binding(str(n), f"board({n})", f"{n}x{n} board", show=False) for n in (3, 4)),
-        Binding("n", "new_game", "New", tooltip="new game"),
-        Binding("d", "cycle_difficulty", "Difficulty", show=False, tooltip=DIFFICULTY_TIP),
-        Binding("u", "undo", "Undo", tooltip=UNDO_TIP),
-        # Redo is offered while there is something to redo; r still says when there
-        # is not.
-        Binding("r", "redo", "Redo", tooltip=UNDO_TIP),
-        Binding("r", "nothing_to_redo", show=False),
-        Binding("c", "toggle_coach", "Coach", tooltip="coach: minimax's verdict on each square"),
-        Binding("i", "hint", "Hint", tooltip="hint: highlight the best moves (your turn)"),
-        Binding("p", "pause", "Pause", tooltip="pause or resume AI vs AI"),
-        Binding("p", "resume", "Resume", tooltip="pause or resume AI vs AI"),
-        # In AI vs AI the keys above that need a person say why they do nothing.
-        Binding("u,r,i,p", "computer_plays_both", show=False),
-        Binding("s", "stats", "Stats", tooltip="all-time stats"),
-        # Taken before the focused widget sees it, so that the keys typed right after
-        # (":c3" in one go) go to the box and not to the board.
-        Binding(
-            "colon",
-            "move_box",
-            "Move box",
-            show=False,
-            priority=True,
-            tooltip="type a square by name (b2) or a command (board, threats, undo)",
-        ),
-        # Also taken first, while the box has the focus: "escape, q" typed in one go
-        # closes the box and quits, the q going to the game and not into the box.
-        Binding("escape", "close_move_box", "Close", priority=True, tooltip="close the move box"),
-        # The review is offered in the footer where it has room; v works anywhere.
-        Binding("v", "review", "Review", tooltip="review the game: every move graded"),
-        Binding("v", "review_unlisted", show=False),
-        # The explorer is offered where the footer has room for it; e works anywhere.
-        Binding(
-            "e",
-            "explore",
-            "Explore",
-            tooltip="explorer: the game tree, why each move is good or bad, minimax step by step",
-        ),
-        Binding("e", "explore_unlisted", show=False),
-        Binding(
-            "m",
-            "move_now",
-            "Move now",
-            tooltip="move now: the computer plays the best move it has found (Hard: once proven)",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = game_keys.BINDINGS
     VERTICAL_BREAKPOINTS = HEIGHTS
     """How closely the sidebar packs its controls (``-tight``, ``-compact``, ``-roomy``)."""
     AUTO_FOCUS = ""
     """The screen gives the board the focus itself, and only while the board is shown
     (its keys must do nothing behind the "too small" message)."""
-    PERSON_ACTIONS: ClassVar[frozenset[str]] = frozenset(
-        {"undo", "redo", "nothing_to_redo", "hint"}
-    )
-    """Actions for games with a person in them: off (and out of the footer) in AI vs AI."""
 
     class AIMoved(Message):
         """The computer picked a move for the game whose turn had this token."""
@@ -604,12 +530,8 @@ class GameScreen(BaseScreen[None]):
         self.apply(self.session.undo())
 
     def action_redo(self) -> None:
-        """Replay what undo took back."""
+        """Replay what undo took back, or say there is nothing to redo."""
         self.apply(self.session.redo())
-
-    def action_nothing_to_redo(self) -> None:
-        """r with nothing undone: say so."""
-        self.action_redo()
 
     def action_toggle_screen_reader(self) -> None:
         """Screen-reader mode on or off: the terminal's cursor on the focus, and the
@@ -648,7 +570,9 @@ class GameScreen(BaseScreen[None]):
             self.say(f"{command.why}.")
         elif command.action == "quit":
             await self.app.run_action("quit")
-        elif self.check_action(command.action, ()) is False:
+        elif not self.check_action(command.action, ()) or not game_keys.listed(
+            command.action, self.session, self.app.size.width
+        ):
             self.say(f"{command.action.replace('_', ' ').capitalize()} does nothing now.")
         else:
             await self.run_action(command.action)
@@ -686,10 +610,6 @@ class GameScreen(BaseScreen[None]):
         self._exploring = True
         self.app.push_screen(ExplorerScreen(self.session.game.board, self.searcher), self._explored)
 
-    def action_explore_unlisted(self) -> None:
-        """e where the footer has no room for it: the explorer all the same."""
-        self.action_explore()
-
     def _explored(self, _result: None = None) -> None:
         """Back from the explorer: a move the computer found meanwhile is played now."""
         self._exploring = False
@@ -714,10 +634,6 @@ class GameScreen(BaseScreen[None]):
         comes meanwhile, waits until the explorer closes."""
         return self._exploring
 
-    def action_review_unlisted(self) -> None:
-        """v where the footer has no room for it: the review all the same."""
-        self.action_review()
-
     def action_stats(self) -> None:
         """Show all-time statistics."""
         from ttt_tui.screens.stats import StatsScreen
@@ -728,41 +644,30 @@ class GameScreen(BaseScreen[None]):
     # Size, and which keys work.
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Which keys work, and show in the footer, now.
+        """Which keys work now (`game_keys.works`)."""
+        too_small = self.has_class("-too-small")
+        return game_keys.works(
+            action,
+            parameters,
+            self.session,
+            too_small=too_small,
+            fitting=self._fitting() if too_small else (),
+            box_focused=self.query_one(MoveBox).has_focus,
+            typed=bool(self.query_one(BoardView).typed),
+        )
 
-        None of the game's while the terminal is too small (the board is
-        hidden), except 3 for the 3x3 board where a bigger one does not fit;
-        pause or resume only in AI vs AI; undo, redo and hints only in games
-        with a person in them.
-        """
-        if action == "board":
-            return self.has_class("-too-small") and BoardSize(parameters[0]) in self._fitting()
-        if self.has_class("-too-small"):
-            return False
-        session = self.session
-        ai_vs_ai = session.game.mode is Mode.AI_VS_AI
-        over = session.game.is_over
-        if action == "pause":
-            return ai_vs_ai and not session.paused and not over
-        if action == "resume":
-            return ai_vs_ai and session.paused and not over
-        if action == "computer_plays_both":
-            return ai_vs_ai
-        if action == "close_move_box":
-            return self.query_one(MoveBox).has_focus
-        if action == "move_now":
-            return session.thinking and Work.MOVE in session.progress
-        if action == "play_typed":
-            return bool(self.query_one(BoardView).typed)
-        if action in self.PERSON_ACTIONS and ai_vs_ai:
-            return False
-        if action in ("redo", "nothing_to_redo"):
-            return bool(session.game.redo_stack) is (action == "redo")
-        if action in ("review", "review_unlisted"):
-            return over and (self.app.size.width >= REVIEW_KEY_WIDTH) is (action == "review")
-        if action in ("explore", "explore_unlisted"):
-            return (self.app.size.width >= EXPLORE_KEY_WIDTH) is (action == "explore")
-        return True
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """As every screen's, but a key of the game's that works where the footer does not
+        list it (`game_keys.listed`) is given as bound with ``show=False``."""
+        width = self.app.size.width
+        return {
+            key: active
+            if active.node is not self
+            or game_keys.listed(active.binding.action, self.session, width)
+            else active._replace(binding=replace(active.binding, show=False))
+            for key, active in super().active_bindings.items()
+        }
 
     @property
     def board(self) -> BoardSize:
