@@ -570,9 +570,7 @@ class GameScreen(BaseScreen[None]):
             self.say(f"{command.why}.")
         elif command.action == "quit":
             await self.app.run_action("quit")
-        elif not self.check_action(command.action, ()) or not game_keys.listed(
-            command.action, self.session, self.app.size.width
-        ):
+        elif not self.check_action(command.action, ()):
             self.say(f"{command.action.replace('_', ' ').capitalize()} does nothing now.")
         else:
             await self.run_action(command.action)
