@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 from textual import on
 from textual.app import ComposeResult
@@ -27,7 +27,7 @@ from ttt_tui.screens import game_keys, game_search, resume_offer
 from ttt_tui.screens.base import BaseScreen
 from ttt_tui.screens.bot_offer import BotOffer
 from ttt_tui.screens.confirm import ConfirmScreen
-from ttt_tui.screens.game_keys import EXPLORE_KEY_WIDTH
+from ttt_tui.screens.game_keys import EXPLORE_KEY_WIDTH as EXPLORE_KEY_WIDTH
 from ttt_tui.screens.game_search import Found, Searches
 from ttt_tui.search.client import Searcher
 from ttt_tui.storage.saver import Saver
@@ -126,10 +126,10 @@ class GameScreen(BaseScreen[None]):
     (its keys must do nothing behind the "too small" message)."""
 
     # What the searches post to the screen (`ttt_tui.screens.game_search`).
-    AIMoved = game_search.AIMoved
-    BotGaveNoMove = game_search.BotGaveNoMove
-    AnalysisReady = game_search.AnalysisReady
-    SearchProgress = game_search.SearchProgress
+    AIMoved: TypeAlias = game_search.AIMoved
+    BotGaveNoMove: TypeAlias = game_search.BotGaveNoMove
+    AnalysisReady: TypeAlias = game_search.AnalysisReady
+    SearchProgress: TypeAlias = game_search.SearchProgress
 
     def __init__(
         self,
@@ -249,6 +249,7 @@ class GameScreen(BaseScreen[None]):
                 self.apply(session.report(token, work, progress))
 
     def on_screen_resume(self) -> None:
+        """Back on top: an offer that waited for the screen over the game is made now."""
         self._offer.resumed()
 
     # Notices.
