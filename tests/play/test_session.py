@@ -1,4 +1,4 @@
-"""The Session without any UI: outcomes, requests, records, the score and the view."""
+"""The Session without any UI: replies, requests, records, the score and the view."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from ttt_tui.play.session import (
     AnalysisRequest,
     Changed,
     MoveRequest,
-    Outcome,
     Refusal,
     Refused,
+    Reply,
     Session,
     Work,
     status_text,
@@ -35,33 +35,33 @@ def make_session(**settings: object) -> Session:
     return session
 
 
-def ended(*outcomes: Outcome) -> list[EndedGame]:
-    """The games these outcomes say to record, in order."""
-    return [o.ended for o in outcomes if isinstance(o, Changed) and o.ended is not None]
+def ended(*replies: Reply) -> list[EndedGame]:
+    """The games these replies say to record, in order."""
+    return [o.ended for o in replies if isinstance(o, Changed) and o.ended is not None]
 
 
-def saved(*outcomes: Outcome) -> list[Settings]:
-    """The settings these outcomes say to save, in order."""
-    return [o.settings for o in outcomes if isinstance(o, Changed) and o.settings is not None]
+def saved(*replies: Reply) -> list[Settings]:
+    """The settings these replies say to save, in order."""
+    return [o.settings for o in replies if isinstance(o, Changed) and o.settings is not None]
 
 
 def move_request(session: Session) -> MoveRequest:
-    requests = [r for r in session.requests() if isinstance(r, MoveRequest)]
+    requests = [r for r in session.take_requests() if isinstance(r, MoveRequest)]
     assert len(requests) == 1
     return requests[0]
 
 
 def test_a_move_then_the_computer_is_asked_for_its_reply() -> None:
     session = make_session(difficulty=Difficulty.HARD)
-    assert session.requests() == []
-    outcome = session.play(0)
-    assert isinstance(outcome, Changed)
+    assert session.take_requests() == []
+    reply = session.play(0)
+    assert isinstance(reply, Changed)
     request = move_request(session)
     assert request.token == session.token
     assert request.board == session.game.board
     assert request.difficulty is Difficulty.HARD
     assert session.thinking
-    assert session.requests() == []  # already in flight: asked for once
+    assert session.take_requests() == []  # already in flight: asked for once
     assert isinstance(session.apply_move(request.token, 4, Difficulty.HARD), Changed)
     assert session.game.moves == [0, 4]
     assert not session.thinking
@@ -71,9 +71,9 @@ def test_a_move_for_an_old_turn_is_dropped_and_its_search_cancelled() -> None:
     session = make_session()
     session.play(0)
     request = move_request(session)
-    outcome = session.undo()
-    assert isinstance(outcome, Changed)
-    assert outcome.cancel == frozenset({Work.MOVE})
+    reply = session.undo()
+    assert isinstance(reply, Changed)
+    assert reply.cancel == frozenset({Work.MOVE})
     assert session.apply_move(request.token, 4, Difficulty.MEDIUM) is None
     assert session.game.moves == []
 
@@ -88,10 +88,10 @@ def test_a_move_while_the_computer_is_to_move_is_refused() -> None:
 def test_a_taken_square_is_refused_by_its_number() -> None:
     session = make_session(mode=Mode.TWO_PLAYERS)
     session.play(4)
-    outcome = session.play(4)
-    assert outcome == Refused(Refusal.SQUARE_TAKEN, 4)
-    assert isinstance(outcome, Refused)
-    assert outcome.message == "Square 5 is taken."
+    reply = session.play(4)
+    assert reply == Refused(Refusal.SQUARE_TAKEN, 4)
+    assert isinstance(reply, Refused)
+    assert reply.message == "Square 5 is taken."
 
 
 def test_in_ai_vs_ai_a_persons_move_is_refused() -> None:
@@ -99,13 +99,13 @@ def test_in_ai_vs_ai_a_persons_move_is_refused() -> None:
     assert session.play(0) == Refused(Refusal.COMPUTER_PLAYS_BOTH)
     assert isinstance(session.set_paused(True), Changed)
     assert session.play(0) == Refused(Refusal.PAUSED_COMPUTER_PLAYS_BOTH)
-    assert session.requests() == []  # paused: no move wanted
+    assert session.take_requests() == []  # paused: no move wanted
 
 
 def test_a_finished_game_is_recorded_and_scored_once() -> None:
     session = make_session(mode=Mode.TWO_PLAYERS)
     moves = [session.play(cell) for cell in (0, 3, 1, 4, 2)]  # X takes the top row
-    assert all(isinstance(outcome, Changed) for outcome in moves)
+    assert all(isinstance(reply, Changed) for reply in moves)
     (game,) = ended(*moves)
     assert game.result is Result.X_WON and game.moves == (0, 3, 1, 4, 2)
     assert game.ended == MOMENT and game.human is None and game.in_force == (None, None)
@@ -113,7 +113,7 @@ def test_a_finished_game_is_recorded_and_scored_once() -> None:
     assert status_text(session) == "X wins!"
     assert session.play(8) == Refused(Refusal.GAME_OVER)
     after = [session.undo(), session.redo()]  # the same ending again: not counted again
-    assert all(isinstance(outcome, Changed) for outcome in after)
+    assert all(isinstance(reply, Changed) for reply in after)
     assert ended(*after) == []
     assert session.score[BoardSize.THREE, Mode.TWO_PLAYERS]["x_won"] == 1
     assert session.close_game() is None  # recorded already
@@ -126,10 +126,10 @@ def test_a_new_game_records_the_old_one_as_abandoned_and_alternates() -> None:
     assert ended(session.new_game()) == []  # nothing played: nothing recorded
 
     session = make_session(alternate_start=True)
-    outcome = session.new_game(alternate=True)
-    assert outcome.notice == "Sides swapped: you play O."
+    reply = session.new_game(alternate=True)
+    assert reply.notice == "Sides swapped: you play O."
     assert session.game.human is Player.O
-    assert [settings.mark for settings in saved(outcome)] == [Player.O]
+    assert [settings.mark for settings in saved(reply)] == [Player.O]
     assert move_request(session).board == session.game.board  # the computer opens
 
 
@@ -148,10 +148,10 @@ def test_an_unfinished_game_is_abandoned_once_as_the_session_ends() -> None:
 def test_settings_are_saved_once_per_change_and_not_for_no_change() -> None:
     session = make_session(mode=Mode.AI_VS_AI)
     assert session.set_difficulty(Difficulty.MEDIUM, Player.X) is None  # already medium
-    outcome = session.set_difficulty(Difficulty.HARD, Player.O)
-    assert isinstance(outcome, Changed)
-    assert outcome.notice == "O engine: Hard"  # which engine: both have a level
-    assert [s.ai_o_difficulty for s in saved(outcome)] == [Difficulty.HARD]
+    reply = session.set_difficulty(Difficulty.HARD, Player.O)
+    assert isinstance(reply, Changed)
+    assert reply.notice == "O engine: Hard"  # which engine: both have a level
+    assert [s.ai_o_difficulty for s in saved(reply)] == [Difficulty.HARD]
     assert session.cycle_difficulty() == Refused(Refusal.ENGINES_IN_SIDEBAR)
     assert session.set_mode(Mode.AI_VS_AI) is None
     switched = session.set_mode(Mode.HUMAN_VS_AI)
@@ -162,9 +162,9 @@ def test_settings_are_saved_once_per_change_and_not_for_no_change() -> None:
 
 def test_the_coach_asks_for_an_analysis_and_shows_it() -> None:
     session = make_session(mode=Mode.TWO_PLAYERS)
-    assert session.requests() == []
+    assert session.take_requests() == []
     session.set_coach(True)
-    (request,) = session.requests()
+    (request,) = session.take_requests()
     assert isinstance(request, AnalysisRequest)
     assert session.view().board.verdicts == {}
     assert isinstance(session.apply_analysis(request.token, analyze(request.board)), Changed)
@@ -180,7 +180,7 @@ def test_a_hint_is_counted_once_per_position() -> None:
     assert isinstance(session.hint(), Changed)
     assert session.hint() is None
     assert session.game.hints_used == 1
-    (request,) = session.requests()
+    (request,) = session.take_requests()
     assert isinstance(request, AnalysisRequest)
     session.apply_analysis(request.token, analyze(request.board))
     assert session.view().board.hints == frozenset(analyze(request.board).best)
@@ -201,14 +201,14 @@ def test_an_analysis_for_a_position_that_is_gone_is_dropped() -> None:
     """The coach's analysis of the empty board comes after X has played: dropped, and no
     verdict of it shown; the analysis of the position now is asked for and shown."""
     session = make_session(mode=Mode.TWO_PLAYERS, coach=True)
-    (old,) = session.requests()
+    (old,) = session.take_requests()
     assert isinstance(old, AnalysisRequest) and old.board == Board.empty()
     played = session.play(0)
     assert isinstance(played, Changed) and played.cancel == frozenset({Work.ANALYSIS})
     assert session.apply_analysis(old.token, analyze(old.board)) is None
     assert session.analysis is None
     assert session.view().board.verdicts == {}
-    (fresh,) = session.requests()
+    (fresh,) = session.take_requests()
     assert isinstance(fresh, AnalysisRequest)
     assert fresh.board == session.game.board and fresh.token != old.token
     assert isinstance(session.apply_analysis(fresh.token, analyze(fresh.board)), Changed)

@@ -22,7 +22,7 @@ def bot_session(settings: Settings | None = None, *, offered: bool = True) -> Se
 
 
 def move_request(session: Session) -> MoveRequest:
-    requests = [r for r in session.requests() if isinstance(r, MoveRequest)]
+    requests = [r for r in session.take_requests() if isinstance(r, MoveRequest)]
     assert len(requests) == 1
     return requests[0]
 
@@ -52,12 +52,12 @@ def test_without_a_bot_its_level_is_neither_offered_nor_taken() -> None:
 
 def test_choosing_a_level_over_the_bot_keeps_it_and_choosing_the_bot_keeps_no_setting() -> None:
     session = bot_session()
-    outcome = session.set_difficulty(Difficulty.HARD)
-    assert isinstance(outcome, Changed) and outcome.notice == "Difficulty: Hard"
-    assert outcome.settings is not None and outcome.settings.difficulty is Difficulty.HARD
-    outcome = session.set_difficulty(BOT)
-    assert isinstance(outcome, Changed) and outcome.notice == "Difficulty: Your bot"
-    assert outcome.settings is None  # the next run, without a bot, plays Hard
+    reply = session.set_difficulty(Difficulty.HARD)
+    assert isinstance(reply, Changed) and reply.notice == "Difficulty: Hard"
+    assert reply.settings is not None and reply.settings.difficulty is Difficulty.HARD
+    reply = session.set_difficulty(BOT)
+    assert isinstance(reply, Changed) and reply.notice == "Difficulty: Your bot"
+    assert reply.settings is None  # the next run, without a bot, plays Hard
     assert session.set_difficulty(BOT) is None
 
 
@@ -74,9 +74,9 @@ def test_a_move_the_bot_did_not_give_is_told_once_and_not_asked_for_again() -> N
     session = bot_session()
     session.play(4)
     request = move_request(session)
-    outcome = session.bot_gave_no_move(request.token, "no answer in 2 s")
-    assert isinstance(outcome, Changed) and outcome.bot_failed == "no answer in 2 s"
-    assert session.requests() == []
+    reply = session.bot_gave_no_move(request.token, "no answer in 2 s")
+    assert isinstance(reply, Changed) and reply.bot_failed == "no answer in 2 s"
+    assert session.take_requests() == []
     assert session.bot_stopped == "no answer in 2 s"
     assert status_text(session) == "Your bot gave no move"
     assert session.view().status.detail == "No answer in 2 s.\nPick a level to go on."
@@ -95,8 +95,8 @@ def test_after_a_failure_hard_goes_on_or_the_bot_is_asked_again() -> None:
     again = bot_session()
     again.play(4)
     again.bot_gave_no_move(move_request(again).token, "it failed")
-    outcome = again.set_difficulty(BOT)  # already its level: it asks the bot again
-    assert isinstance(outcome, Changed)
+    reply = again.set_difficulty(BOT)  # already its level: it asks the bot again
+    assert isinstance(reply, Changed)
     assert move_request(again).difficulty is BOT
 
 
@@ -138,9 +138,9 @@ def test_the_bot_s_moves_are_recorded_as_bot_and_counted_under_bot() -> None:
             finished.apply_move(finished.token, cell, BOT)
         else:
             finished.play(cell)
-    outcome = finished.play(6)
-    assert isinstance(outcome, Changed) and outcome.ended is not None
-    assert stats_entry(record_of(outcome.ended)) == ("human_vs_ai/bot", "win")
+    reply = finished.play(6)
+    assert isinstance(reply, Changed) and reply.ended is not None
+    assert stats_entry(record_of(reply.ended)) == ("human_vs_ai/bot", "win")
 
 
 def test_the_bot_s_row_comes_after_the_engine_s_levels_in_the_stats() -> None:

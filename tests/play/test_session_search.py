@@ -22,7 +22,7 @@ def thinking(difficulty: Difficulty = Difficulty.HARD) -> tuple[Session, MoveReq
     session = Session(Settings(difficulty=difficulty, board=BoardSize.FIVE))
     session.begin()
     assert isinstance(session.play(12), Changed)
-    [request] = [r for r in session.requests() if isinstance(r, MoveRequest)]
+    [request] = [r for r in session.take_requests() if isinstance(r, MoveRequest)]
     return session, request
 
 
@@ -52,8 +52,8 @@ def test_move_now_plays_hard_s_best_only_once_proven() -> None:
     session.report(request.token, Work.MOVE, progress(7, False))
     assert session.move_now() == Refused(Refusal.NOT_PROVEN)
     session.report(request.token, Work.MOVE, progress(7, True))
-    outcome = session.move_now()
-    assert isinstance(outcome, Changed) and Work.MOVE in outcome.cancel
+    reply = session.move_now()
+    assert isinstance(reply, Changed) and Work.MOVE in reply.cancel
     assert session.game.moves == [12, 7]
     assert session.game.levels == [None, Difficulty.HARD]
     assert not session.thinking and not session.view().slow_search
@@ -72,7 +72,7 @@ def test_below_hard_the_best_so_far_needs_no_proof() -> None:
 def test_the_coach_shows_proven_squares_and_marks_the_rest_pending() -> None:
     session = Session(Settings(mode=Mode.TWO_PLAYERS, board=BoardSize.FOUR, coach=True))
     session.begin()
-    [request] = session.requests()
+    [request] = session.take_requests()
     assert isinstance(request, AnalysisRequest)
     board = Board.empty(4)
     assert session.view().board.pending == frozenset(range(16))

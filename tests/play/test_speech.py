@@ -38,7 +38,7 @@ def heard(session: Session) -> Heard:
 
 
 def computer_plays(session: Session, cell: int) -> None:
-    session.requests()
+    session.take_requests()
     session.apply_move(session.token, cell, session.difficulty_for(session.game.board.to_move))
 
 

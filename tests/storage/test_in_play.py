@@ -41,7 +41,7 @@ def saved(*moves: int, board: BoardSize = BoardSize.THREE) -> SavedGame:
 def computer_moves(session: Session, *cells: int) -> None:
     """The computer plays these cells, one turn each, at the level the session asks."""
     for cell in cells:
-        [request] = [r for r in session.requests() if isinstance(r, MoveRequest)]
+        [request] = [r for r in session.take_requests() if isinstance(r, MoveRequest)]
         assert isinstance(session.apply_move(request.token, cell, request.difficulty), Changed)
 
 

@@ -425,17 +425,17 @@ class Monitor:
 
     def watch_session(self, session: Session) -> None:
         """Note the board and level each computer move is asked for, by token."""
-        requests = session.requests
+        take_requests = session.take_requests
 
-        def watched_requests() -> list[MoveRequest | AnalysisRequest]:
-            wanted = requests()
+        def watched_take_requests() -> list[MoveRequest | AnalysisRequest]:
+            wanted = take_requests()
             for request in wanted:
                 if isinstance(request, MoveRequest):
                     self.thoughts[request.token] = request.board
                     self.thought_levels[request.token] = request.difficulty
             return wanted
 
-        session.requests = watched_requests  # type: ignore[method-assign]
+        session.take_requests = watched_take_requests  # type: ignore[method-assign]
 
     def before_play(self, game: Game, cell: Cell, level: Difficulty | None) -> None:
         """Check a move as the app makes it: who asked, whether it was still wanted, and

@@ -52,20 +52,11 @@ def documented(binding: Binding, words: set[str]) -> bool:
 def test_every_binding_says_what_it_does_for_the_help() -> None:
     """The help is made from the bindings' tooltips: a binding without one would be
     missing from it. Only the AI vs AI explanation, the way back to 3x3 from a terminal
-    too small for a bigger board (which that message gives), the footer's unlisted
-    twins of r, e and v, and Enter for a number typed from the sidebar (each key is
-    listed once) stay out."""
+    too small for a bigger board (which that message gives), and Enter for a number
+    typed from the sidebar (each key is listed once) stay out."""
     bindings = [*BoardView.BINDINGS, *GameScreen.BINDINGS, *TicTacToeApp.BINDINGS]
     silent = [b.action for b in bindings if isinstance(b, Binding) and not b.tooltip]
-    assert sorted(silent) == [
-        "board(3)",
-        "board(4)",
-        "computer_plays_both",
-        "explore_unlisted",
-        "nothing_to_redo",
-        "play_typed",
-        "review_unlisted",
-    ]
+    assert sorted(silent) == ["board(3)", "board(4)", "computer_plays_both", "play_typed"]
 
 
 async def test_help_lists_every_binding_and_closes_with_escape() -> None:

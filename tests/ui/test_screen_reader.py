@@ -19,6 +19,8 @@ from tests.support import (
 )
 from ttt_tui.engine import Difficulty
 from ttt_tui.play.settings import Mode, Settings
+from ttt_tui.screens.explorer import ExplorerScreen
+from ttt_tui.screens.review import ReviewScreen
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.move_box import MoveBox
@@ -70,6 +72,29 @@ async def test_the_move_box_plays_squares_by_name_and_answers_in_words() -> None
         assert said(pilot) == "Pause does nothing now."
         await pilot.press("escape")
         assert not box.display and screen.query_one(BoardView).has_focus
+
+
+async def test_typed_commands_do_what_their_keys_do_where_the_footer_leaves_them_out() -> None:
+    """Redo with nothing to redo, and the explorer and the review where the footer has no
+    room for their keys: typed in the move box, each does what its key does (the box
+    said they did nothing, as the footer did not list them)."""
+    app = make_app(ScriptedAI(3, 4))
+    async with app.run_test(size=(70, 24)) as pilot:
+        screen = await start(pilot)
+        await pilot.press("colon")
+        await type_line(pilot, "redo")
+        assert said(pilot) == "Nothing to redo."
+        await type_line(pilot, "explore")
+        assert isinstance(app.screen, ExplorerScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+        await pilot.press("escape")
+        await play(pilot, "1", "2", "3")  # X takes the top row
+        assert screen.session.game.is_over
+        await pilot.press("colon")
+        await type_line(pilot, "review")
+        assert isinstance(app.screen, ReviewScreen)
 
 
 async def test_the_announcement_line_shows_only_in_screen_reader_mode() -> None:

@@ -33,11 +33,12 @@ from dataclasses import dataclass
 from ttt_tui.engine.board import Board, Cell, Mask, Player, Status, cells_of
 from ttt_tui.engine.search import (
     CancelCheck,
-    GameOverError,
     Outcome,
     Progress,
     SearchCancelled,
     Verdict,
+    _require_in_progress,
+    _sides,
     proof_from_scratch,
 )
 
@@ -230,19 +231,6 @@ class _Meter:
     def seconds(self) -> float:
         """Seconds since the count began."""
         return time.perf_counter() - self.start
-
-
-def _sides(board: Board) -> tuple[Mask, Mask]:
-    """The marks of the side to move and of the other side."""
-    if board.to_move is Player.X:
-        return board.x, board.o
-    return board.o, board.x
-
-
-def _require_in_progress(board: Board) -> None:
-    status = board.status
-    if status is not Status.IN_PROGRESS:
-        raise GameOverError(f"the game is over ({status.value})")
 
 
 def plain_minimax(

@@ -2,7 +2,7 @@
 
 Pure: no UI imports and no file I/O (a test proves it). The game screen turns
 input into `Session` calls, runs the searches the session asks for, saves what
-its outcomes say to save, and draws the immutable `View` it gives back. Every
+its replies say to save, and draws the immutable `View` it gives back. Every
 change names a new turn with a fresh token, so a search result computed for an
 older turn is recognised as stale and dropped.
 """
@@ -72,7 +72,7 @@ class Refused:
 class Work(enum.Enum):
     """A search the session can have in flight."""
 
-    MOVE = "ai"
+    MOVE = "move"
     """The computer's next move."""
     ANALYSIS = "analysis"
     """Minimax's verdict on every move, for the coach and hints."""
@@ -96,7 +96,7 @@ class Changed:
     told once, with the offer to go on with Hard."""
 
 
-Outcome = Changed | Refused | None
+Reply = Changed | Refused | None
 """What a session call did: changed something, refused (and why), or nothing at all."""
 
 
@@ -199,8 +199,9 @@ class Session:
         """Whether the computer's move for this turn is being computed."""
         return Work.MOVE in self.in_flight
 
-    def requests(self) -> list[MoveRequest | AnalysisRequest]:
-        """The searches this turn needs that are not under way; each is then in flight."""
+    def take_requests(self) -> list[MoveRequest | AnalysisRequest]:
+        """Take the searches this turn needs that are not under way: each is in flight from
+        now on, for the caller to start."""
         wanted: list[MoveRequest | AnalysisRequest] = []
         game = self.game
         if (
