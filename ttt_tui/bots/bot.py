@@ -63,6 +63,25 @@ class Reply:
     """Whether it wrote on the board it was given (a Python file's ``minimax``)."""
 
 
+CALL_BATCH = 500
+"""Positions sent in one call of a CS50 function (`Bot.call`): few enough that a reply
+stays well under the longest line read, and a slow function still answers in time."""
+
+
+@dataclass(frozen=True, slots=True)
+class Called:
+    """What one of a CS50 file's functions (``winner``, ...) gave for a list of positions."""
+
+    values: list[dict[str, Any]]
+    """One for each position answered, in order, as `ttt_tui.bots.host` sent it:
+    ``value`` (plain JSON), ``other`` (a repr) or ``raised``, and ``changed``."""
+    missing: bool = False
+    """Whether the file has no such function."""
+    failure: Failure | None = None
+    detail: str = ""
+    """For a failure (the positions after the last answered were not asked): why."""
+
+
 class Bot:
     """A bot in a process of its own, started again whenever it dies or hangs.
 
@@ -163,6 +182,43 @@ class Bot:
             return Reply(board, failure=Failure.ERROR, detail=str(message["error"])), False
         changed = bool(message.get("changed"))
         return Reply(board, said=message.get("answer"), changed_board=changed), False
+
+    async def call(
+        self, name: str, boards: list[Board], actions: list[tuple[int, int]] | None = None
+    ) -> Called:
+        """What a CS50 file's function ``name`` gives for each of ``boards`` (and for
+        ``result``, each of ``actions``), asked `CALL_BATCH` at a time, each batch
+        within the time limit. A Python file's bot only."""
+        assert self.hosted
+        values: list[dict[str, Any]] = []
+        for start in range(0, len(boards), CALL_BATCH):
+            request: dict[str, Any] = {
+                "call": name,
+                "positions": [str(board) for board in boards[start : start + CALL_BATCH]],
+            }
+            if actions is not None:
+                request["actions"] = actions[start : start + CALL_BATCH]
+            if self._child is None or not self._child.running:
+                await self.start()
+            child = self._child
+            assert child is not None
+            try:
+                child.send(json.dumps(request))
+                message = _json(await child.receive(self.timeout))
+            except ChildEnded:
+                reply = await self._died(boards[start], child)
+                return Called(values, failure=Failure.ERROR, detail=reply.detail)
+            except TimeoutError:
+                await self.stop()
+                late = f"no answer in {self.timeout:g} s to {len(request['positions'])} calls"
+                return Called(values, failure=Failure.TIMEOUT, detail=late)
+            if message is not None and message.get("missing"):
+                return Called([], missing=True)
+            batch = None if message is None else message.get("values")
+            if not isinstance(batch, list):
+                return Called(values, failure=Failure.ERROR, detail=f"unreadable reply {message!r}")
+            values += batch
+        return Called(values)
 
     async def _died(self, board: Board, child: Child) -> Reply:
         """The bot ended without answering: its exit status and what it wrote on
