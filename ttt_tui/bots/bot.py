@@ -35,6 +35,13 @@ MINIMAX_IS_3X3 = "minimax(board) is CS50's 3x3 convention"
 """Why a ``minimax(board)`` bot plays no bigger board."""
 
 
+UNFLUSHED = (
+    ": a program must flush its output after each line (fflush(stdout) in C, flush=True in Python)"
+)
+"""Added to the time-out of a command that has not answered once: its answers may be
+waiting in an output buffer, the usual cause."""
+
+
 class BotUnusable(Exception):
     """The bot cannot be loaded at all; the message says why."""
 
@@ -100,6 +107,8 @@ class Bot:
         self._child: Child | None = None
         self._answered = 0
         """Positions the running process has answered."""
+        self._ever_answered = False
+        """Whether any of its processes has answered a position."""
 
     def can_play(self, n: int) -> bool:
         """Whether the bot's convention has a board of ``n`` squares a side: CS50's
@@ -169,10 +178,12 @@ class Bot:
         except ChildEnded:
             return await self._died(board, child), True
         except TimeoutError:
+            never = not self.hosted and not self._ever_answered
             await self.stop()
-            late = f"no answer in {self.timeout:g} s"
+            late = f"no answer in {self.timeout:g} s" + (UNFLUSHED if never else "")
             return Reply(board, failure=Failure.TIMEOUT, detail=late), False
         self._answered += 1
+        self._ever_answered = True
         if not self.hosted:
             return Reply(board, said=line.strip()), False
         message = _json(line)
