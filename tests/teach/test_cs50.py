@@ -11,7 +11,15 @@ import pytest
 from ttt_tui.engine import Board, Status
 from ttt_tui.engine.board import geometry
 from ttt_tui.teach.check import Answer, Problem, Report, judged
-from ttt_tui.teach.cs50 import FUNCTIONS, RAISES, cases, graded, reachable_positions
+from ttt_tui.teach.cs50 import (
+    FUNCTIONS,
+    RAISES,
+    FunctionCheck,
+    cases,
+    functions_lines,
+    graded,
+    reachable_positions,
+)
 from ttt_tui.teach.diagnose import function_bugs, line_words, missed_lines, off_by_one
 
 DIAGONAL = 1 << 0 | 1 << 4 | 1 << 8
@@ -146,3 +154,25 @@ def test_a_bot_that_never_answers_is_named() -> None:
     assert "It never answered: no answer in 2 s: a program must flush its output." in (
         report.diagnosis()
     )
+
+
+def test_functions_all_right_take_one_line() -> None:
+    checks = [graded(name, right_values(name)) for name in FUNCTIONS]
+    calls = sum(len(cases(name)) for name in FUNCTIONS)
+    assert functions_lines(checks) == [
+        "CS50's functions right on every position they apply to: player, actions, result,"
+        f" winner, terminal, utility ({calls:,} calls)"
+    ]
+    checks[0] = FunctionCheck("player", missing=True)
+    assert functions_lines(checks)[1] == "  player: missing (not defined in the file)"
+    assert functions_lines([]) == []
+
+
+def test_result_expects_the_engine_s_move() -> None:
+    for case in cases("result"):
+        if case.expected != RAISES:
+            assert case.action is not None
+            row, col = case.action
+            assert case.expected == str(case.board.play(row * 3 + col))
+        else:
+            assert case.action is not None and case.board[case.action[0] * 3 + case.action[1]]

@@ -17,7 +17,7 @@ from typing import Any
 
 from ttt_tui.engine import SIZES, Analysis, Board, Cell, Player, Status, coordinate
 from ttt_tui.engine.board import OFF, UNKNOWN, read_square
-from ttt_tui.teach.cs50 import FunctionCheck, drawn, reachable_positions
+from ttt_tui.teach.cs50 import FunctionCheck, drawn, functions_lines, reachable_positions
 from ttt_tui.teach.diagnose import answer_bugs, function_bugs
 from ttt_tui.teach.explain import Analyzer, best_line, why
 from ttt_tui.teach.review import LABELS, Label, grade
@@ -258,11 +258,7 @@ class Report:
     def lines(self, analyze: Analyzer) -> list[str]:
         """The report as text: a CS50 file's functions first (a wrong ``winner``
         explains a wrong ``minimax``), then the answers."""
-        out = []
-        if self.functions:
-            out.append("CS50's functions, each against the engine on every position it applies to:")
-            for function in self.functions:
-                out += function.lines()
+        out = functions_lines(self.functions)
         out += [
             f"{self.n}x{self.n}: {self.asked:,} of {self.positions:,} positions asked"
             + (" (stopped early)" if self.interrupted else "")

@@ -80,8 +80,10 @@ def cases(name: str) -> tuple[Case, ...]:
         elif name == "actions" and not over:
             found.append(Case(board, [list(_pair(cell)) for cell in board.legal_moves()]))
         elif name == "result" and not over:
+            text, mark = str(board), board.to_move.value
             for cell in board.legal_moves():
-                found.append(Case(board, str(board.play(cell)), _pair(cell)))
+                after = text[:cell] + mark + text[cell + 1 :]  # `Board.play`'s, quicker
+                found.append(Case(board, after, _pair(cell)))
             taken = board.x | board.o
             if taken:
                 first = (taken & -taken).bit_length() - 1
@@ -215,6 +217,23 @@ def graded(name: str, values: list[dict[str, Any]], failure: str = "") -> Functi
         if not _right(case, got):
             found.wrong.append(Wrong(case, got))
     return found
+
+
+def functions_lines(functions: list[FunctionCheck]) -> list[str]:
+    """The functions' grades as the report's text: one line when every one was right,
+    else a line (and the first wrong board) each; none for a file without them."""
+    if not functions:
+        return []
+    if all(function.passed and not function.missing for function in functions):
+        names = ", ".join(function.name for function in functions)
+        calls = sum(function.checked for function in functions)
+        return [
+            f"CS50's functions right on every position they apply to: {names} ({calls:,} calls)"
+        ]
+    return [
+        "CS50's functions, each against the engine on every position it applies to:",
+        *(line for function in functions for line in function.lines()),
+    ]
 
 
 def drawn(board: Board, indent: str = "    ") -> list[str]:
