@@ -38,6 +38,7 @@ import json
 import os
 import sys
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 
@@ -109,7 +110,7 @@ def _position(module: Any, value: Any) -> str:
     return text
 
 
-def _squares(value: Any) -> list[list[int]]:
+def _squares(module: Any, value: Any) -> list[list[int]]:
     """A collection of ``(i, j)`` pairs, sorted (a repeated pair kept)."""
     if not isinstance(value, set | frozenset | list | tuple):
         raise _Other
@@ -119,7 +120,9 @@ def _squares(value: Any) -> list[list[int]]:
     return sorted(pairs)
 
 
-def _exactly(kinds: tuple[type, ...]) -> Any:
+def _exactly(kinds: tuple[type, ...]) -> Callable[[Any, Any], Any]:
+    """A value of one of ``kinds`` as it is: True is no number here, nor 1 a bool."""
+
     def plain(module: Any, value: Any) -> Any:
         if isinstance(value, bool) != (bool in kinds) or not isinstance(value, kinds):
             raise _Other
@@ -128,11 +131,11 @@ def _exactly(kinds: tuple[type, ...]) -> Any:
     return plain
 
 
-_PLAIN = {
+_PLAIN: dict[str, Callable[[Any, Any], Any]] = {
     "player": _mark,
     "winner": _mark,
     "result": _position,
-    "actions": lambda module, value: _squares(value),
+    "actions": _squares,
     "terminal": _exactly((bool,)),
     "utility": _exactly((int, float)),
 }

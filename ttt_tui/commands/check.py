@@ -26,7 +26,7 @@ DEFAULT_POSITIONS = 200
 """Positions sampled on 4x4 and 5x5 unless told otherwise."""
 
 
-REASK_SECONDS = 0.1
+REASK_SECONDS = 0.01
 """A position the bot answered within this many seconds is asked again: a random or
 unstable choice shows as two different answers (`Report.unstable`)."""
 
