@@ -176,3 +176,11 @@ def test_result_expects_the_engine_s_move() -> None:
             assert case.expected == str(case.board.play(row * 3 + col))
         else:
             assert case.action is not None and case.board[case.action[0] * 3 + case.action[1]]
+
+
+def test_a_player_for_the_other_side_is_named_only_when_it_names_the_other_side() -> None:
+    swapped = [{"value": "O" if case.expected == "X" else "X"} for case in cases("player")]
+    (words,) = function_bugs([graded("player", swapped)])
+    assert words.startswith("player() answers for the other side on every board")
+    raising = [{"raised": "NameError: name 'x' is not defined"} for _ in cases("player")]
+    assert function_bugs([graded("player", raising)]) == []

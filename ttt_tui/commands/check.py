@@ -1,5 +1,6 @@
 """`ttt-tui check`: a learner's bot asked about every position (3x3) or a seeded sample
-(4x4, 5x5), each answer graded against the proven engine (`ttt_tui.teach.check`).
+(4x4, 5x5), each answer graded against the proven engine (`ttt_tui.teach.check`),
+and a CS50 file's other functions called on every position (`ttt_tui.teach.cs50`).
 
 The bot always runs in a process of its own (`ttt_tui.bots.bot`), with a time
 limit on every answer, so nothing it does can stop the check.
@@ -79,10 +80,10 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO, loop: Blocking) -
         raise BotUnusable(f"{MINIMAX_IS_3X3}: use choose_move(position) on 4x4 and 5x5")
     boards = list(positions_for(n, side, args.positions))
     report = Report(n, len(boards))
-    if bot.kind == "minimax":
-        report.functions = loop.run(check_functions(bot))
     shown = err.isatty()
     try:
+        if bot.kind == "minimax":
+            report.functions = loop.run(check_functions(bot))
         for done, board in enumerate(boards, start=1):
             reply, again = loop.run(ask_twice(bot, board))
             if again is not None and again.failure is None:

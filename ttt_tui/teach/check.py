@@ -4,7 +4,8 @@ verdict, the worst examples in the explorer's words, and a diagnosis where the
 pattern fits one of the usual minimax bugs.
 
 Pure: the bot itself runs elsewhere (`ttt_tui.commands.check`), and hands this
-module each answer as it came.
+module each answer as it came. A CS50 file's other functions are graded in
+`ttt_tui.teach.cs50`; the bugs are named in `ttt_tui.teach.diagnose`.
 """
 
 from __future__ import annotations

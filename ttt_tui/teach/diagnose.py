@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from ttt_tui.teach.check import Answer, Report
 
 FIT = 0.9
-"""The share of a bot's bad answers a modelled bug must explain to be named."""
+"""The share of a bot's answers, and of its bad answers, that a modelled bug must
+explain for it to be named."""
 
 
 def reproduce(board: Board) -> str:
@@ -121,7 +122,11 @@ def function_bugs(functions: Sequence[FunctionCheck]) -> list[str]:
             " the copy, or every move minimax tries stays on the board."
         )
     player = by_name.get("player")
+    swapped = {"X": "O", "O": "X"}
+    turns: set[tuple[Any, Any]] = set()
     if player is not None and player.checked and len(player.wrong) == player.checked:
+        turns = {(item.case.expected, item.got.get("value")) for item in player.wrong}
+    if turns and all(swapped[expected] == got for expected, got in turns):
         found.append(
             "player() answers for the other side on every board: X moves first, so with"
             " as many X as O on the board it is X's turn."
