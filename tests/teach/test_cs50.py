@@ -82,7 +82,11 @@ def test_result_must_raise_on_a_taken_square_and_leave_the_board() -> None:
 def test_calls_cut_short_say_why() -> None:
     check = graded("winner", right_values("winner")[:10], "no answer in 2 s to 500 calls")
     assert check.checked == 10 and not check.passed
-    assert check.lines() == ["  winner: right on all 10 calls; then no answer in 2 s to 500 calls"]
+    assert check.lines() == [
+        "  winner: right on the first 10 calls, then no answer in 2 s to 500 calls"
+    ]
+    ended = graded("player", [], "it exited with status 3 without answering")
+    assert ended.lines() == ["  player: it exited with status 3 without answering"]
 
 
 def test_a_winner_blind_to_a_diagonal_is_named() -> None:

@@ -173,9 +173,11 @@ class FunctionCheck:
         if self.missing:
             return [f"  {self.name}: missing (not defined in the file)"]
         head = f"  {self.name}: "
+        if not self.wrong and not self.failure:
+            return [head + f"right on all {self.checked:,} calls"]
         if not self.wrong:
-            tail = f"; then {self.failure}" if self.failure else ""
-            return [head + f"right on all {self.checked:,} calls{tail}"]
+            done = f"right on the first {self.checked:,} calls, then " if self.checked else ""
+            return [head + done + self.failure]
         first = self.wrong[0]
         case = first.case
         out = [
