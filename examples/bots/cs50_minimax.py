@@ -3,9 +3,11 @@
     ttt-tui check examples/bots/cs50_minimax.py
 
 `minimax(board)` gets the board as 3 lists of 3 holding X, O or EMPTY, and answers
-the best move as a 0-based (row, col). Scores prefer a quicker win and a slower
-loss (10 minus the depth), so every answer is the best, not merely a good one, and
-alpha-beta pruning skips what cannot change the choice.
+the best move as a 0-based (row, col); CS50's other functions (player, actions,
+result, winner, terminal, utility) are here too, and check tests each. Scores
+prefer a quicker win and a slower loss (10 minus the depth), so every answer is the
+best, not merely a good one, and alpha-beta pruning skips what cannot change the
+choice.
 """
 
 X = "X"
@@ -32,7 +34,18 @@ def player(board):
 
 def actions(board):
     """Every empty square."""
-    return [(i, j) for i in range(3) for j in range(3) if board[i][j] is EMPTY]
+    return {(i, j) for i in range(3) for j in range(3) if board[i][j] is EMPTY}
+
+
+def result(board, action):
+    """The board after the player to move marks ``action``: a new board, the given one
+    left as it was. A taken square or one off the board raises ValueError."""
+    i, j = action
+    if not (0 <= i < 3 and 0 <= j < 3) or board[i][j] is not EMPTY:
+        raise ValueError(f"not a free square: {action}")
+    after = [row[:] for row in board]
+    after[i][j] = player(board)
+    return after
 
 
 def winner(board):
@@ -44,15 +57,23 @@ def winner(board):
     return None
 
 
+def terminal(board):
+    """Whether the game is over: a line made, or no square left."""
+    return winner(board) is not None or not actions(board)
+
+
+def utility(board):
+    """1 if X has won, -1 if O has, else 0 (for a finished board)."""
+    return {X: 1, O: -1}.get(winner(board), 0)
+
+
 def score(board, me, depth, alpha=-100, beta=100):
     """The value of ``board`` for ``me`` with best play, sooner wins scoring higher.
     Alpha-beta: a branch that cannot change the choice above is not searched."""
-    won = winner(board)
-    if won is not None:
-        return 10 - depth if won == me else depth - 10
+    if terminal(board):
+        won = utility(board) * (1 if me == X else -1)
+        return won * (10 - depth)
     moves = actions(board)
-    if not moves:
-        return 0
     turn = player(board)
     best = -100 if turn == me else 100
     for i, j in moves:
@@ -70,7 +91,7 @@ def score(board, me, depth, alpha=-100, beta=100):
 
 def minimax(board):
     """The best move for the player to move, or None when the game is over."""
-    if winner(board) is not None or not actions(board):
+    if terminal(board):
         return None
     me = player(board)
     best, alpha = None, -100

@@ -58,7 +58,7 @@ def test_problems_make_the_verdict_loses_and_are_counted_apart() -> None:
     ("kind", "answer", "cell", "why"),
     [
         ("minimax", [1, 1], 4, ""),
-        ("minimax", [0, 0], None, "a taken square: a1"),
+        ("minimax", [0, 0], None, "a taken square: (0, 0) is a1"),
         ("minimax", [3, 0], None, "off the board: (3, 0)"),
         ("minimax", "(1, 1)", None, "unreadable: expected (row, col), got '(1, 1)'"),
         ("choose_move", 5, 4, ""),

@@ -40,6 +40,13 @@ MINIMAX_IS_3X3 = "minimax(board) is CS50's 3x3 convention"
 """Why a ``minimax(board)`` bot plays no bigger board."""
 
 
+UNFLUSHED = (
+    ": a program must flush its output after each line (fflush(stdout) in C, flush=True in Python)"
+)
+"""Added to the time-out of a command that has not answered once: its answers may be
+waiting in an output buffer, the usual cause."""
+
+
 class BotUnusable(Exception):
     """The bot cannot be loaded at all; the message says why."""
 
@@ -68,6 +75,25 @@ class Reply:
     """Whether it wrote on the board it was given (a Python file's ``minimax``)."""
 
 
+CALL_BATCH = 500
+"""Positions sent in one call of a CS50 function (`Bot.call`): few enough that a reply
+stays well under the longest line read, and a slow function still answers in time."""
+
+
+@dataclass(frozen=True, slots=True)
+class Called:
+    """What one of a CS50 file's functions (``winner``, ...) gave for a list of positions."""
+
+    values: list[dict[str, Any]]
+    """One for each position answered, in order, as `ttt_tui.bots.host` sent it:
+    ``value`` (plain JSON), ``other`` (a repr) or ``raised``, and ``changed``."""
+    missing: bool = False
+    """Whether the file has no such function."""
+    failure: Failure | None = None
+    detail: str = ""
+    """For a failure (the positions after the last answered were not asked): why."""
+
+
 class Bot:
     """A bot in a process of its own, started again whenever it dies or hangs.
 
@@ -89,6 +115,8 @@ class Bot:
         self._jail: Jail | None = None
         self._answered = 0
         """Positions the running process has answered."""
+        self._ever_answered = False
+        """Whether any of its processes has answered a position."""
 
     def can_play(self, n: int) -> bool:
         """Whether the bot's convention has a board of ``n`` squares a side: CS50's
@@ -171,10 +199,12 @@ class Bot:
         except ChildEnded:
             return await self._died(board, child), True
         except TimeoutError:
+            never = not self.hosted and not self._ever_answered
             await self.stop()
-            late = f"no answer in {self.timeout:g} s"
+            late = f"no answer in {self.timeout:g} s" + (UNFLUSHED if never else "")
             return Reply(board, failure=Failure.TIMEOUT, detail=late), False
         self._answered += 1
+        self._ever_answered = True
         if not self.hosted:
             return Reply(board, said=line.strip()), False
         message = _json(line)
@@ -185,6 +215,43 @@ class Bot:
             return Reply(board, failure=Failure.ERROR, detail=error), False
         changed = bool(message.get("changed"))
         return Reply(board, said=message.get("answer"), changed_board=changed), False
+
+    async def call(
+        self, name: str, boards: list[Board], actions: list[tuple[int, int]] | None = None
+    ) -> Called:
+        """What a CS50 file's function ``name`` gives for each of ``boards`` (and for
+        ``result``, each of ``actions``), asked `CALL_BATCH` at a time, each batch
+        within the time limit. A Python file's bot only."""
+        assert self.hosted
+        values: list[dict[str, Any]] = []
+        for start in range(0, len(boards), CALL_BATCH):
+            request: dict[str, Any] = {
+                "call": name,
+                "positions": [str(board) for board in boards[start : start + CALL_BATCH]],
+            }
+            if actions is not None:
+                request["actions"] = actions[start : start + CALL_BATCH]
+            if self._child is None or not self._child.running:
+                await self.start()
+            child = self._child
+            assert child is not None
+            try:
+                child.send(json.dumps(request))
+                message = _json(await child.receive(self.timeout))
+            except ChildEnded:
+                reply = await self._died(boards[start], child)
+                return Called(values, failure=Failure.ERROR, detail=reply.detail)
+            except TimeoutError:
+                await self.stop()
+                late = f"no answer in {self.timeout:g} s to {len(request['positions'])} calls"
+                return Called(values, failure=Failure.TIMEOUT, detail=late)
+            if message is not None and message.get("missing"):
+                return Called([], missing=True)
+            batch = None if message is None else message.get("values")
+            if not isinstance(batch, list):
+                return Called(values, failure=Failure.ERROR, detail=f"unreadable reply {message!r}")
+            values += batch
+        return Called(values)
 
     async def _died(self, board: Board, child: Child) -> Reply:
         """The bot ended without answering: its exit status and what it wrote on

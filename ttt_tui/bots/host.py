@@ -13,6 +13,17 @@ each on the protocol stream:
   else), and whether it wrote on the board it was given;
 - ``{"error": "Traceback ..."}`` when the function raised.
 
+A line that is a JSON object instead asks a CS50 file's other functions
+(`FUNCTIONS`) about many positions at once: ``{"call": "winner", "positions":
+[...]}`` (``result`` also takes ``"actions"``, a ``[row, col]`` for each
+position). The reply is ``{"missing": true}`` when the file has no such
+function, else ``{"values": [...]}``, one for each position, in order:
+``{"value": V}`` with V in plain JSON (a mark as ``"X"``, ``"O"`` or null, a
+board as its position, a set of squares as a sorted list of pairs, True or
+False, a number), ``{"other": "repr"}`` for what has no such form, or
+``{"raised": "ValueError: ..."}`` with the traceback's last line; ``"changed":
+true`` is added where the function wrote on the board it was given.
+
 The protocol stream is the standard output the process was started with; the
 bot's own prints go to standard error, so that nothing it writes can be taken
 for an answer. Deliberately small: it imports nothing of ttt-tui's, so a bot
@@ -28,7 +39,7 @@ import json
 import os
 import sys
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 
@@ -83,6 +94,97 @@ def _plain(value: Any) -> Any:
     return repr(value)
 
 
+FUNCTIONS = ("player", "actions", "result", "winner", "terminal", "utility")
+"""The functions of CS50's tictactoe.py besides ``minimax`` that a call may name."""
+
+
+class _Other(Exception):
+    """A returned value with no plain form for its function: shown as ``repr``."""
+
+
+def _mark(module: Any, value: Any) -> Any:
+    """``"X"``, ``"O"`` or None for the file's own marks (None, CS50's "no one", too)."""
+    for name, mark in (("X", getattr(module, "X", "X")), ("O", getattr(module, "O", "O"))):
+        if type(value) is type(mark) and value == mark:
+            return name
+    empty = getattr(module, "EMPTY", None)
+    if value is None or (type(value) is type(empty) and value == empty):
+        return None
+    raise _Other
+
+
+def _position(module: Any, value: Any) -> str:
+    """A board of the file's marks as a position in analyze's notation."""
+    if not (isinstance(value, list | tuple) and len(value) == 3):
+        raise _Other
+    text = ""
+    for row in value:
+        if not (isinstance(row, list | tuple) and len(row) == 3):
+            raise _Other
+        text += "".join(_mark(module, cell) or "." for cell in row)
+    return text
+
+
+def _squares(module: Any, value: Any) -> list[list[int]]:
+    """A collection of ``(i, j)`` pairs, sorted (a repeated pair kept)."""
+    if not isinstance(value, set | frozenset | list | tuple):
+        raise _Other
+    pairs = [_plain(pair) for pair in value]
+    if not all(isinstance(pair, list) and len(pair) == 2 for pair in pairs):
+        raise _Other
+    return sorted(pairs)
+
+
+def _exactly(kinds: tuple[type, ...]) -> Callable[[Any, Any], Any]:
+    """A value of one of ``kinds`` as it is: True is no number here, nor 1 a bool."""
+
+    def plain(module: Any, value: Any) -> Any:
+        if isinstance(value, bool) != (bool in kinds) or not isinstance(value, kinds):
+            raise _Other
+        return value
+
+    return plain
+
+
+_PLAIN: dict[str, Callable[[Any, Any], Any]] = {
+    "player": _mark,
+    "winner": _mark,
+    "result": _position,
+    "actions": _squares,
+    "terminal": _exactly((bool,)),
+    "utility": _exactly((int, float)),
+}
+"""How each function's value is put in plain JSON."""
+
+
+def _call(module: Any, request: dict[str, Any]) -> dict[str, Any]:
+    """The reply to a call of one function on many positions (see the module's doc)."""
+    name = str(request.get("call"))
+    function = getattr(module, name, None) if name in FUNCTIONS else None
+    if not callable(function):
+        return {"missing": True}
+    positions = request.get("positions", [])
+    actions = request.get("actions") or [None] * len(positions)
+    values = []
+    for position, action in zip(positions, actions, strict=True):
+        board = _cs50_board(module, position)
+        before = [row[:] for row in board]
+        found: dict[str, Any] = {}
+        try:
+            value = function(board) if action is None else function(board, tuple(action))
+        except Exception as exc:
+            found["raised"] = traceback.format_exception_only(exc)[-1].strip()
+        else:
+            try:
+                found["value"] = _PLAIN[name](module, value)
+            except _Other:
+                found["other"] = repr(value)[:200]
+        if board != before:
+            found["changed"] = True
+        values.append(found)
+    return {"values": values}
+
+
 def main(argv: list[str]) -> int:
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)  # the bot's prints, even from C, go to standard error
@@ -112,6 +214,9 @@ def main(argv: list[str]) -> int:
     for line in sys.stdin:
         position = line.strip()
         if not position:
+            continue
+        if position.startswith("{"):
+            say(_call(module, json.loads(position)))
             continue
         try:
             if kind == "minimax":

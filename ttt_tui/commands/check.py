@@ -1,5 +1,6 @@
 """`ttt-tui check`: a learner's bot asked about every position (3x3) or a seeded sample
-(4x4, 5x5), each answer graded against the proven engine (`ttt_tui.teach.check`).
+(4x4, 5x5), each answer graded against the proven engine (`ttt_tui.teach.check`),
+and a CS50 file's other functions called on every position (`ttt_tui.teach.cs50`).
 
 The bot always runs in a process of its own (`ttt_tui.bots.bot`), with a time
 limit on every answer, so nothing it does can stop the check, and jailed
@@ -11,13 +12,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import TYPE_CHECKING, TextIO
 
 from ttt_tui.commands import BOARD_METAVAR, Subcommands, board_size, bounded
 
 if TYPE_CHECKING:
     from ttt_tui.bots.bot import Bot, Reply
+    from ttt_tui.engine import Board
     from ttt_tui.proc.child import Blocking
+    from ttt_tui.teach import cs50
     from ttt_tui.teach.check import Answer
 
 DEFAULT_POSITIONS = 200
@@ -83,6 +87,21 @@ def add_parser(commands: Subcommands) -> argparse.ArgumentParser:
     return check
 
 
+REASK_SECONDS = 0.01
+"""A position the bot answered within this many seconds is asked again: a random or
+unstable choice shows as two different answers (`Report.unstable`)."""
+
+
+async def ask_twice(bot: Bot, board: Board) -> tuple[Reply, Reply | None]:
+    """The bot's reply for ``board`` and, when it came within `REASK_SECONDS`, its
+    reply when asked again (else None)."""
+    started = time.monotonic()
+    reply = await bot.ask(board)
+    if reply.failure is not None or time.monotonic() - started > REASK_SECONDS:
+        return reply, None
+    return reply, await bot.ask(board)
+
+
 def answer_of(reply: Reply, bot: Bot) -> Answer:
     """The bot's reply as the report grades it: a failure to answer is a timeout or an
     error, an answer is read as a square, legal or not."""
@@ -93,6 +112,23 @@ def answer_of(reply: Reply, bot: Bot) -> Answer:
         problem = Problem.TIMEOUT if reply.failure is Failure.TIMEOUT else Problem.ERROR
         return Answer(reply.board, problem=problem, detail=reply.detail)
     return judged(reply.board, bot.kind, reply.said, changed_board=reply.changed_board)
+
+
+async def check_functions(bot: Bot) -> list[cs50.FunctionCheck]:
+    """A CS50 file's other functions, each called on every position where CS50's spec
+    says what it gives, and graded (`ttt_tui.teach.cs50`)."""
+    from ttt_tui.teach import cs50
+
+    found = []
+    for name in cs50.FUNCTIONS:
+        calls = cs50.cases(name)
+        actions = [case.action for case in calls if case.action is not None] or None
+        called = await bot.call(name, [case.board for case in calls], actions)
+        if called.missing:
+            found.append(cs50.FunctionCheck(name, missing=True))
+        else:
+            found.append(cs50.graded(name, called.values, called.detail))
+    return found
 
 
 def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -122,8 +158,15 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO, loop: Blocking) -
     report = Report(n, len(boards))
     shown = err.isatty()
     try:
+        if bot.kind == "minimax":
+            report.functions = loop.run(check_functions(bot))
         for done, board in enumerate(boards, start=1):
-            answer = answer_of(loop.run(bot.ask(board)), bot)
+            reply, again = loop.run(ask_twice(bot, board))
+            if again is not None and again.failure is None:
+                report.asked_twice += 1
+                if again.said != reply.said:
+                    report.unstable.append((board, reply.said, again.said))
+            answer = answer_of(reply, bot)
             report.add(answer, analyze(board) if answer.cell is not None else None)
             if shown and (done % 25 == 0 or done == len(boards)):
                 filled = done * 30 // len(boards)

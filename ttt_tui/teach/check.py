@@ -4,7 +4,8 @@ verdict, the worst examples in the explorer's words, and a diagnosis where the
 pattern fits one of the usual minimax bugs.
 
 Pure: the bot itself runs elsewhere (`ttt_tui.commands.check`), and hands this
-module each answer as it came.
+module each answer as it came. A CS50 file's other functions are graded in
+`ttt_tui.teach.cs50`; the bugs are named in `ttt_tui.teach.diagnose`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from typing import Any
 
 from ttt_tui.engine import SIZES, Analysis, Board, Cell, Player, Status, coordinate
 from ttt_tui.engine.board import OFF, UNKNOWN, read_square
+from ttt_tui.teach.cs50 import FunctionCheck, drawn, functions_lines, reachable_positions
+from ttt_tui.teach.diagnose import answer_bugs, function_bugs
 from ttt_tui.teach.explain import Analyzer, best_line, why
 from ttt_tui.teach.review import LABELS, Label, grade
 
@@ -34,19 +37,13 @@ class Side(enum.Enum):
 
 
 def every_3x3_position(side: Side) -> list[Board]:
-    """Every legal 3x3 position still in play whose side to move is checked, in the
-    order of a walk from the empty board (4,520 for both sides)."""
-    found: dict[str, Board] = {}
-    stack = [Board.empty(3)]
-    while stack:
-        board = stack.pop()
-        key = str(board)
-        if key in found or board.status is not Status.IN_PROGRESS:
-            continue
-        found[key] = board
-        stack.extend(board.play(cell) for cell in reversed(board.legal_moves()))
-    boards = sorted(found.values(), key=lambda b: (b.move_count, str(b)))
-    return [board for board in boards if side.wants(board.to_move)]
+    """Every legal 3x3 position still in play whose side to move is checked, fewest
+    marks first (4,520 for both sides)."""
+    return [
+        board
+        for board in reachable_positions()
+        if board.status is Status.IN_PROGRESS and side.wants(board.to_move)
+    ]
 
 
 SAMPLE_EMPTIES = {4: (3, 10), 5: (3, 12)}
@@ -99,6 +96,8 @@ class Answer:
     """For a problem: what was wrong (the answer given, the traceback, the stderr)."""
     changed_board: bool = False
     """Whether it wrote on the board it was given (Python bots)."""
+    said: Any = None
+    """The answer as the bot gave it (`ttt_tui.bots.bot.Reply.said`), if it gave one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +136,12 @@ class Report:
     problems: list[Answer] = field(default_factory=list)
     changed_board: int = 0
     interrupted: bool = False
+    functions: list[FunctionCheck] = field(default_factory=list)
+    """A CS50 file's other functions, graded (none for other bots)."""
+    asked_twice: int = 0
+    """Positions asked a second time (those the bot answered quickly)."""
+    unstable: list[tuple[Board, Any, Any]] = field(default_factory=list)
+    """Positions asked twice with two different answers: the board and both answers."""
 
     @property
     def asked(self) -> int:
@@ -169,6 +174,8 @@ class Report:
         counts = self.labels()
         if self.problems or self.changed_board or counts[Label.MISTAKE] or counts[Label.BLUNDER]:
             return "loses"
+        if not all(function.passed for function in self.functions):
+            return "loses"
         if counts[Label.INACCURACY] or counts.get(Label.GOOD, 0):
             return "slow"
         return "perfect"
@@ -182,8 +189,9 @@ class Report:
         return bad[:most]
 
     def diagnosis(self) -> list[str]:
-        """The usual bugs the pattern fits, in words (none when nothing fits)."""
-        found: list[str] = []
+        """The usual bugs the pattern fits, in words (none when nothing fits): a CS50
+        file's functions first (`ttt_tui.teach.diagnose`)."""
+        found = function_bugs(self.functions)
         thrown = {
             player: [
                 item
@@ -225,21 +233,20 @@ class Report:
                 " try each move on a copy (or undo it), or the next call sees marks that"
                 " were never played."
             )
-        return found
+        return found + answer_bugs(self)
 
     def example_lines(self, item: Graded, analyze: Analyzer) -> list[str]:
         """One worst answer: the board, the bot's move, the best ones and why."""
         board, cell, analysis = item.answer.board, item.cell, item.analysis
         n = board.n
-        letters = " ".join(chr(ord("a") + col) for col in range(n))
-        rows = [f"      {letters}"]
-        rows += [f"    {row + 1} " + " ".join(text) for row, text in enumerate(board.rows())]
+        rows = drawn(board)
         best = ", ".join(coordinate(c, n) for c in analysis.best)
         return [
             f"  {board.to_move.value} to move, the bot played {coordinate(cell, n)}"
             f" ({item.label.value}); best: {best}",
             *rows,
             f"    {self.reason(item, analyze)}",
+            f"    try: ttt-tui analyze {board}",
         ]
 
     @staticmethod
@@ -250,8 +257,10 @@ class Report:
         return why(item.analysis, item.cell, line)
 
     def lines(self, analyze: Analyzer) -> list[str]:
-        """The report as text."""
-        out = [
+        """The report as text: a CS50 file's functions first (a wrong ``winner``
+        explains a wrong ``minimax``), then the answers."""
+        out = functions_lines(self.functions)
+        out += [
             f"{self.n}x{self.n}: {self.asked:,} of {self.positions:,} positions asked"
             + (" (stopped early)" if self.interrupted else "")
         ]
@@ -279,6 +288,7 @@ class Report:
             if first is not None:
                 out.append(f"The first {PROBLEM_WORDS[problem]}, in {first.board}:")
                 out += ["    " + line for line in first.detail.rstrip().splitlines()[-12:]]
+                out.append(f"    try: ttt-tui analyze {first.board}")
         for sentence in self.diagnosis():
             out.append(f"Diagnosis: {sentence}")
         out.append(f"Verdict: {self.verdict}")
@@ -297,6 +307,12 @@ class Report:
             "verdict": self.verdict,
             "interrupted": self.interrupted,
             "diagnosis": self.diagnosis(),
+            "functions": {function.name: function.to_json() for function in self.functions},
+            "asked_twice": self.asked_twice,
+            "unstable": [
+                {"position": str(board), "answers": [first, second]}
+                for board, first, second in self.unstable
+            ],
             "examples": [
                 {
                     "position": str(item.answer.board),
@@ -333,7 +349,8 @@ def read_answer(board: Board, kind: str, answer: Any) -> tuple[Cell | None, str]
             return None, f"unreadable: {str(answer)[:60]!r}"
     assert isinstance(found, int)
     if (board.x | board.o) >> found & 1:
-        return None, f"a taken square: {coordinate(found, n)}"
+        said = f"({answer[0]}, {answer[1]}) is " if kind == "minimax" else ""
+        return None, f"a taken square: {said}{coordinate(found, n)}"
     return found, ""
 
 
@@ -341,8 +358,10 @@ def judged(board: Board, kind: str, said: Any, *, changed_board: bool = False) -
     """A bot's answer, as it said it, read as a square (`read_answer`): legal or not."""
     cell, why = read_answer(board, kind, said)
     if cell is None:
-        return Answer(board, problem=Problem.ILLEGAL, detail=why, changed_board=changed_board)
-    return Answer(board, cell=cell, changed_board=changed_board)
+        return Answer(
+            board, problem=Problem.ILLEGAL, detail=why, changed_board=changed_board, said=said
+        )
+    return Answer(board, cell=cell, changed_board=changed_board, said=said)
 
 
 def positions_for(n: int, side: Side, count: int) -> Iterator[Board]:
