@@ -6,7 +6,9 @@ protocol (a position a line in, a square a line out). Both run as a
 (`Reply`): what it means, and whether it is any good, is for its caller to say.
 Every answer has a time limit; a bot that hangs, crashes or exits is killed if
 need be and started again for the next position, so nothing it does can stop
-ttt-tui.
+ttt-tui. A command's line that names no square is taken for that position's
+answer and the bot is started again, so that its real answer, coming later,
+cannot be taken for the next position's.
 
 No UI imports.
 """
@@ -17,16 +19,19 @@ import enum
 import json
 import os
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ttt_tui.engine import Board
+from ttt_tui.engine.board import UNKNOWN, read_square
 from ttt_tui.proc.child import Child, ChildEnded
 from ttt_tui.proc.frames import LINES
 
-DEFAULT_TIMEOUT = 2.0
-"""Seconds a bot has for each answer unless told otherwise."""
+DEFAULT_TIMEOUT = 30.0
+"""Seconds a bot has for each answer unless told otherwise: generous, since a slow
+answer is not a wrong one (a plain minimax takes seconds on the empty board)."""
 
 START_SECONDS = 10.0
 """Seconds a Python bot has to load (import its file) before it counts as broken."""
@@ -61,6 +66,11 @@ class Reply:
     """For a failure: what happened (the traceback, its standard error, its exit)."""
     changed_board: bool = False
     """Whether it wrote on the board it was given (a Python file's ``minimax``)."""
+    seconds: float = 0.0
+    """How long it took, from the position sent to its reply (or to giving up)."""
+    stray: tuple[str, ...] = ()
+    """Lines a command wrote after its previous answer, before this position was sent:
+    no answer to anything."""
 
 
 class Bot:
@@ -127,51 +137,64 @@ class Bot:
         if self._child is not None:
             self._child.kill()
 
-    async def ask(self, board: Board) -> Reply:
-        """The bot's reply for ``board``, whatever it does. A process that answered
-        before and then ended without answering this one (a program that answers
-        once and exits) is started again and asked afresh."""
+    async def ask(self, board: Board, limit: float | None = None) -> Reply:
+        """The bot's reply for ``board``, whatever it does, within ``limit`` seconds
+        (its `timeout` unless less is given). A process that answered before and then
+        exited cleanly (status 0) without answering this one, a program that answers
+        once and exits, is started again and asked afresh; any other death is this
+        position's error."""
         if self._child is None or not self._child.running:
             await self.start()
         answered_before = self._answered > 0
-        reply, ended = await self._ask(board)
-        if answered_before and ended:
+        seconds = self.timeout if limit is None else min(limit, self.timeout)
+        reply, exited_cleanly = await self._ask(board, seconds)
+        if answered_before and exited_cleanly:
             await self.start()
-            reply, ended = await self._ask(board)
+            reply, exited_cleanly = await self._ask(board, seconds)
         return reply
 
-    async def _ask(self, board: Board) -> tuple[Reply, bool]:
-        """The reply, and whether the bot's output ended without one."""
+    async def _ask(self, board: Board, limit: float) -> tuple[Reply, bool]:
+        """The reply, and whether the bot's output ended without one as the bot exited
+        with status 0."""
         child = self._child
         assert child is not None
+        stray = tuple(line.strip() for line in child.received())  # after its last answer
+        started = time.monotonic()
         try:
             child.send(board)
-            line = await child.receive(self.timeout)
+            line = await child.receive(limit)
         except ChildEnded:
-            return await self._died(board, child), True
+            return await self._died(board, child, stray)
         except TimeoutError:
             await self.stop()
-            late = f"no answer in {self.timeout:g} s"
-            return Reply(board, failure=Failure.TIMEOUT, detail=late), False
+            late = f"no answer in {limit:g} s"
+            return Reply(board, failure=Failure.TIMEOUT, detail=late, seconds=limit), False
+        seconds = time.monotonic() - started
         self._answered += 1
         if not self.hosted:
-            return Reply(board, said=line.strip()), False
+            said = line.strip()
+            if read_square(said.lower(), board.n) == UNKNOWN:
+                await self.stop()  # its answer may yet come: never the next position's
+            return Reply(board, said=said, seconds=seconds, stray=stray), False
         message = _json(line)
         if message is None:
-            return Reply(board, failure=Failure.ERROR, detail=f"unreadable reply {line!r}"), False
+            unreadable = f"unreadable reply {line!r}"
+            return Reply(board, failure=Failure.ERROR, detail=unreadable, seconds=seconds), False
         if "error" in message:
-            return Reply(board, failure=Failure.ERROR, detail=str(message["error"])), False
+            error = str(message["error"])
+            return Reply(board, failure=Failure.ERROR, detail=error, seconds=seconds), False
         changed = bool(message.get("changed"))
-        return Reply(board, said=message.get("answer"), changed_board=changed), False
+        said = message.get("answer")
+        return Reply(board, said=said, changed_board=changed, seconds=seconds), False
 
-    async def _died(self, board: Board, child: Child) -> Reply:
+    async def _died(self, board: Board, child: Child, stray: tuple[str, ...]) -> tuple[Reply, bool]:
         """The bot ended without answering: its exit status and what it wrote on
-        standard error."""
+        standard error, and whether that status was 0."""
         status = await child.wait(1.0)
         ended = "it ended" if status is None else f"it exited with status {status}"
         detail = "\n".join(filter(None, [child.stderr.strip(), f"{ended} without answering"]))
         await self.stop()
-        return Reply(board, failure=Failure.ERROR, detail=detail)
+        return Reply(board, failure=Failure.ERROR, detail=detail, stray=stray), status == 0
 
 
 def _json(line: str | None) -> dict[str, Any] | None:

@@ -173,6 +173,19 @@ class Child:
             raise ChildEnded
         return message
 
+    def received(self) -> list[Any]:
+        """The messages that have arrived and not yet been received, taken now; none
+        is waited for."""
+        protocol = self._protocol
+        found: list[Any] = []
+        while protocol is not None and not protocol.messages.empty():
+            message = protocol.messages.get_nowait()
+            if message is _END:  # it stays the last thing `receive` finds
+                protocol.messages.put_nowait(_END)
+                break
+            found.append(message)
+        return found
+
     def close_input(self) -> None:
         """Close the child's standard input: a child reading it sees its end."""
         pipe = None if self._transport is None else self._transport.get_pipe_transport(0)
