@@ -18,6 +18,15 @@ from ttt_tui.storage import DATA_DIR_ENV, default_data_dir
 DEFAULT_AI_DELAY = 0.45
 """Seconds the computer appears to think, at the least, unless told otherwise."""
 
+DEFAULT_BOT_TIMEOUT = 30.0
+"""Seconds a learner's bot has for each answer, in the game and in check, unless told
+otherwise: slow is not wrong. `ttt_tui.bots.bot.DEFAULT_TIMEOUT` says the same for
+code that makes a bot without the command line (not imported here, to keep the
+command line's start light)."""
+
+DEFAULT_CHECK_BUDGET = 600.0
+"""Seconds one bot's whole check may take unless told otherwise."""
+
 DEFAULT_MAX_GAMES = 16
 """Games `ttt-tui serve` runs at once unless told otherwise (each is a process)."""
 
@@ -32,16 +41,27 @@ def _ai_delay(text: str) -> float:
     return value
 
 
-def _timeout(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 < value <= 600:
-        raise argparse.ArgumentTypeError(
-            f"expected more than 0 and at most 600 seconds, got {text}"
-        )
-    return value
+def _seconds(most: float) -> Callable[[str], float]:
+    """A parser of a number of seconds, more than 0 and at most ``most``."""
+
+    def seconds(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected a number of seconds, got {text!r}"
+            ) from None
+        if not 0 < value <= most:
+            raise argparse.ArgumentTypeError(
+                f"expected more than 0 and at most {most:g} seconds, got {text}"
+            )
+        return value
+
+    return seconds
+
+
+_timeout = _seconds(600)
+_budget = _seconds(86400)
 
 
 def _mark(text: str) -> Player:
@@ -199,9 +219,12 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument(
         "--bot-timeout",
         type=_timeout,
-        default=2.0,
+        default=DEFAULT_BOT_TIMEOUT,
         metavar="SECONDS",
-        help="the time your bot has for each move (default: 2)",
+        help=(
+            "the time your bot has for each move; a slow one is waited for, the status"
+            f" saying so (default: {DEFAULT_BOT_TIMEOUT:g})"
+        ),
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     analyze = commands.add_parser(
@@ -283,7 +306,9 @@ def build_parser() -> argparse.ArgumentParser:
             " sides), or in a seeded sample on 4x4 and 5x5, and grade each answer against"
             " the proven engine as review does: best, inaccuracy, mistake, blunder; then"
             " count illegal answers, errors, timeouts and boards written on, give a"
-            " verdict (perfect, slow or loses), the worst answers, and a diagnosis."
+            " verdict on the answers (perfect, slow or loses) and a score out of 100, the"
+            " worst answers, a diagnosis, and the answers' speed apart. Several bots get a"
+            " summary table, one line a bot."
         ),
         epilog=(
             "BOT is a Python file defining minimax(board) (CS50's convention: 3 lists of"
@@ -291,14 +316,20 @@ def build_parser() -> argparse.ArgumentParser:
             " choose_move(position) (analyze's notation, answering a square's number"
             " from 1 or its name). --cmd runs any program that reads a position a line"
             " and answers each with a square. Exit status: 0 perfect or slow, 1 loses,"
-            " 2 a bot that cannot be loaded or bad arguments."
+            " 2 a bot that cannot be loaded or bad arguments, 3 over --max-answer-seconds,"
+            " 4 stopped early for time, 130 Ctrl+C, 143 SIGTERM (docs/check.md)."
         ),
     )
-    check.add_argument("bot", nargs="?", metavar="BOT", help="a Python file with your bot")
     check.add_argument(
-        "--cmd", metavar="COMMAND", help="a program speaking the line protocol instead"
+        "bots", nargs="*", metavar="BOT", help="a Python file with your bot (or several)"
     )
-    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.add_argument(
+        "--cmd",
+        action="append",
+        metavar="COMMAND",
+        help="a program speaking the line protocol instead (may be given several times)",
+    )
+    check.add_argument("--json", action="store_true", help="print one JSON object a bot")
     check.add_argument("--board", type=_board, metavar="{3,4,5}", help="the board (default: 3)")
     check.add_argument(
         "--side",
@@ -309,9 +340,38 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--timeout",
         type=_timeout,
-        default=2.0,
+        default=DEFAULT_BOT_TIMEOUT,
         metavar="SECONDS",
-        help="the time the bot has for each answer (default: 2)",
+        help=(
+            "the time the bot has for each answer; a slower one is a timeout, a quicker"
+            f" one is graded however slow (default: {DEFAULT_BOT_TIMEOUT:g})"
+        ),
+    )
+    check.add_argument(
+        "--budget",
+        type=_budget,
+        default=DEFAULT_CHECK_BUDGET,
+        metavar="SECONDS",
+        help=(
+            "the time one bot's whole check may take; past it the check stops early and"
+            f" says so (default: {DEFAULT_CHECK_BUDGET:g})"
+        ),
+    )
+    check.add_argument(
+        "--max-answer-seconds",
+        type=_timeout,
+        metavar="SECONDS",
+        help=(
+            "a course's time limit for one answer: slower answers are still graded, and"
+            " reported as over the limit (exit status 3), never as wrong moves"
+        ),
+    )
+    check.add_argument(
+        "--jobs",
+        type=_max_games,
+        default=1,
+        metavar="N",
+        help="bots checked at once (default: 1)",
     )
     check.add_argument(
         "--positions",
