@@ -5,6 +5,7 @@ when asked to; and a bot still answering when the game ends, stopped at once."""
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import textwrap
 import time
@@ -15,7 +16,7 @@ import pytest
 from tests.support.terminal import ROOT, running
 from ttt_tui.bots.bot import BotUnusable, Failure, Reply, load_bot
 from ttt_tui.bots.player import PLAYS_3X3_ONLY, BotFailed, BotPlayer, failure
-from ttt_tui.engine import Board
+from ttt_tui.engine import Board, Progress
 
 EXAMPLES = ROOT / "examples" / "bots"
 
@@ -171,3 +172,24 @@ async def test_closing_stops_a_bot_that_is_still_answering(tmp_path: Path) -> No
     assert time.monotonic() - started < 2
     assert not running(pid)
     assert bot.bot.pid is None
+
+
+async def test_a_slow_bot_is_waited_for_and_says_it_is_thinking(tmp_path: Path) -> None:
+    """Slow is not wrong: a bot slower than a second is waited for, within its time
+    limit, and reports every second that it is still thinking."""
+    bot = player_for(
+        tmp_path,
+        "import time\n\ndef choose_move(position):\n    time.sleep(2.5)\n    return 'b2'\n",
+        timeout=30,
+    )
+    said: list[Progress] = []
+    try:
+        assert await bot.choose_move(Board.empty(3), said.append) == 4
+    finally:
+        await bot.close()
+    assert said, "no word while the bot thought"
+    assert all(
+        re.fullmatch(r"Your bot is thinking… \d+ s\n\(it has up to 30 s\)", p.stage) for p in said
+    )
+    elapsed = [p.elapsed for p in said]
+    assert elapsed == sorted(elapsed)

@@ -356,7 +356,8 @@ class GameScreen(BaseScreen[None]):
                 from ttt_tui.bots.player import BotFailed
 
                 try:
-                    cell = await self.bot.choose_move(request.board)
+                    reporter = self._reporter(request.token, Work.MOVE)
+                    cell = await self.bot.choose_move(request.board, reporter)
                 except BotFailed as failed:
                     self.post_message(self.BotGaveNoMove(request.token, str(failed)))
                     return
