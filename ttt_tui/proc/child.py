@@ -218,10 +218,17 @@ class Child:
             return
         pid = transport.get_pid()
         if os.name == "posix":
+            # Not `transport.kill()`: its `Popen.poll()` may reap a child that has just
+            # exited before asyncio's child watcher does, which then logs "Unknown child
+            # process pid N" on standard error.
             with contextlib.suppress(OSError):
                 os.killpg(pid, signal.SIGKILL)
-        with contextlib.suppress(OSError, RuntimeError):  # RuntimeError: the loop has closed
-            transport.kill()
+            if transport.get_returncode() is None:  # a leader that left its group
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+        else:
+            with contextlib.suppress(OSError, RuntimeError):  # RuntimeError: the loop closed
+                transport.kill()
         with contextlib.suppress(RuntimeError):
             transport.close()
         if self._protocol is not None:
