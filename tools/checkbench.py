@@ -26,6 +26,7 @@ from pathlib import Path
 
 from tools.bench import format_ratio, naive_best_move
 from tools.report import format_time
+from ttt_tui.__main__ import build_parser
 from ttt_tui.commands.check import run_check
 from ttt_tui.engine import Board
 
@@ -95,14 +96,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         bot = Path(folder) / "plain_minimax.py"
         bot.write_text(PLAIN_MINIMAX, encoding="utf-8")
-        args = argparse.Namespace(
-            bot=str(bot),
-            cmd=None,
-            json=False,
-            board=None,
-            side="X" if options.quick else "both",
-            timeout=600.0,
-            positions=0,
+        side = "X" if options.quick else "both"
+        args = build_parser().parse_args(
+            ["check", "--side", side, "--timeout", "600", "--budget", "86400", str(bot)]
         )
         own, children, wall = (
             cpu(resource.RUSAGE_SELF),
