@@ -275,8 +275,10 @@ class Check:
 
 
 def named(name: str, message: str) -> str:
-    """``message`` about the bot ``name``, naming it unless it already does."""
-    return message if Path(name).name in message else f"{name}: {message}"
+    """``message`` about the bot ``name``, naming it as the command line did (a Python
+    bot's host names its file by its whole path), and naming it first unless it does."""
+    message = message.replace(str(Path(name).resolve()), name)
+    return message if name in message else f"{name}: {message}"
 
 
 def summary_table(outcomes: list[Outcome]) -> list[str]:

@@ -383,9 +383,10 @@ class Report:
                 out += ["    " + line for line in first.detail.rstrip().splitlines()[-12:]]
         unreadable = self.unreadable()
         if unreadable:
+            some = f", the first {UNREADABLE_SHOWN}" if len(unreadable) > UNREADABLE_SHOWN else ""
             out.append(
-                f"Lines that name no square ({len(unreadable):,} different), each shown once:"
-                " a bot's other output belongs on standard error"
+                f"Lines that name no square ({len(unreadable):,} different, each shown once"
+                f"{some}): a bot's other output belongs on standard error"
             )
             out += [f"    {line[:100]!r}" for line in unreadable[:UNREADABLE_SHOWN]]
         for sentence in self.diagnosis():
