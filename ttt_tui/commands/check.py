@@ -153,6 +153,7 @@ class Outcome:
         return Status.GOOD
 
     def verdict(self) -> str:
+        """The report's verdict, or ``unusable``."""
         return "unusable" if self.unusable else self.report.verdict
 
     def to_json(self) -> dict[str, Any]:
@@ -179,17 +180,15 @@ class Check:
         self.n = 3 if args.board is None else args.board.n
         self.boards = list(positions_for(self.n, Side(args.side), args.positions))
         names = list(args.bots) + list(args.cmd or [])
-        self.outcomes = [Outcome(name, self._report()) for name in names]
+        self.outcomes = [
+            Outcome(name, Report(self.n, len(self.boards), limit=args.max_answer_seconds))
+            for name in names
+        ]
         self.written = 0
         """Outcomes written so far, from the first."""
         self.task: asyncio.Task[None] | None = None
         self.shown = err.isatty()
         self.asked = 0
-
-    def _report(self) -> Report:
-        report = Report(self.n, len(self.boards))
-        report.limit = self.args.max_answer_seconds
-        return report
 
     def load(self, outcome: Outcome) -> Bot:
         """The bot named by ``outcome``; `BotUnusable` if it cannot be."""
@@ -245,6 +244,8 @@ class Check:
             self.written += 1
 
     def write(self, outcome: Outcome) -> None:
+        """One bot's report (under its name, with several), or the line saying it could
+        not be checked."""
         several = len(self.outcomes) > 1
         if self.shown:
             self.err.write("\r\033[K")
