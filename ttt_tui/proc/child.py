@@ -217,10 +217,11 @@ class Child:
         if transport is None:
             return
         pid = transport.get_pid()
+        # Neither `transport.kill()` nor `transport.close()` while the child may not have
+        # been reaped: both call `Popen.poll()`, which can reap it before asyncio's child
+        # watcher does, and the watcher then logs "Unknown child process pid N" on
+        # standard error (in the middle of check's report).
         if os.name == "posix":
-            # Not `transport.kill()`: its `Popen.poll()` may reap a child that has just
-            # exited before asyncio's child watcher does, which then logs "Unknown child
-            # process pid N" on standard error.
             with contextlib.suppress(OSError):
                 os.killpg(pid, signal.SIGKILL)
             if transport.get_returncode() is None:  # a leader that left its group
@@ -229,10 +230,22 @@ class Child:
         else:
             with contextlib.suppress(OSError, RuntimeError):  # RuntimeError: the loop closed
                 transport.kill()
-        with contextlib.suppress(RuntimeError):
-            transport.close()
-        if self._protocol is not None:
-            self._protocol.end()
+        protocol = self._protocol
+        if protocol is not None and _on_loop_of(protocol.exited) and not protocol.exited.done():
+            protocol.exited.add_done_callback(lambda _: transport.close())
+        else:
+            with contextlib.suppress(RuntimeError):
+                transport.close()
+        if protocol is not None:
+            protocol.end()
+
+
+def _on_loop_of(future: asyncio.Future[None]) -> bool:
+    """Whether this thread runs ``future``'s event loop."""
+    try:
+        return asyncio.get_running_loop() is future.get_loop()
+    except RuntimeError:
+        return False
 
 
 class Blocking:
