@@ -99,6 +99,16 @@ def _games(least: int) -> Callable[[str], int]:
 _max_games = _games(1)
 
 
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of bots, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
+
+
 def _depth(text: str) -> int:
     try:
         value = int(text)
@@ -368,7 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--jobs",
-        type=_max_games,
+        type=_jobs,
         default=1,
         metavar="N",
         help="bots checked at once (default: 1)",

@@ -674,3 +674,29 @@ def test_json_holds_every_problem_with_its_detail(tmp_path: Path) -> None:
     raised = reports["raise"]["problems"]
     assert all("Traceback" in p["detail"] and "ValueError: no idea" in p["detail"] for p in raised)
     assert reports["raise"]["speed"]["median"] > 0
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--jobs", "two"], "argument --jobs: expected a number of bots, got 'two'"),
+        (["--jobs", "0"], "argument --jobs: expected at least 1, got 0"),
+        (
+            ["--budget", "0"],
+            "argument --budget: expected more than 0 and at most 86400 seconds, got 0",
+        ),
+        (
+            ["--max-answer-seconds", "soon"],
+            "argument --max-answer-seconds: expected a number of seconds, got 'soon'",
+        ),
+        (
+            ["--timeout", "601"],
+            "argument --timeout: expected more than 0 and at most 600 seconds, got 601",
+        ),
+    ],
+    ids=["jobs-word", "jobs-zero", "budget-zero", "max-answer-word", "timeout-too-long"],
+)
+def test_bad_check_options_are_usage_errors(args: list[str], error: str) -> None:
+    result = run_main("check", *args, "bot.py")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines()[-1] == f"ttt-tui check: error: {error}"
