@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.terminal import ROOT
-from ttt_tui.commands.check import DEFAULT_POSITIONS, DEFAULT_TIMEOUT
+from ttt_tui.commands.check import DEFAULT_BUDGET, DEFAULT_POSITIONS, DEFAULT_TIMEOUT
 from ttt_tui.commands.games import DEFAULT_LIMIT
 from ttt_tui.commands.play import DEFAULT_AI_DELAY
 from ttt_tui.commands.serve_options import DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_PORT
@@ -92,9 +92,10 @@ QUOTED_DEFAULTS = {
     "serve-host": ("docs/serve.md", f"`--host` is `{DEFAULT_HOST}` by default"),
     "serve-max-games": ("docs/serve.md", f"`--max-games` ({DEFAULT_MAX_GAMES} by default)"),
     "ai-delay": ("README.md", f"({DEFAULT_AI_DELAY} s by\n  default, 0 to 10)"),
-    "check-positions": ("docs/check.md", f"`--positions N` ({DEFAULT_POSITIONS}\nby default)"),
-    "check-timeout": ("docs/check.md", f"answer ({DEFAULT_TIMEOUT:g} by default)"),
-    "bot-timeout": ("docs/check.md", f"each move ({DEFAULT_TIMEOUT:g} by\ndefault)"),
+    "check-positions": ("docs/check.md", f"`--positions N`\n({DEFAULT_POSITIONS} by default)"),
+    "check-timeout": ("docs/check.md", f"`--timeout SECONDS`** ({DEFAULT_TIMEOUT:g} by default)"),
+    "check-budget": ("docs/check.md", f"`--budget SECONDS`** ({DEFAULT_BUDGET:g} by default)"),
+    "bot-timeout": ("docs/check.md", f"each move ({DEFAULT_TIMEOUT:g} by\ndefault"),
     "games-limit": ("docs/games.md", f"the newest `N` ({DEFAULT_LIMIT} by\ndefault)"),
 }
 """Where the docs quote a command's default, as the command defines it."""

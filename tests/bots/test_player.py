@@ -5,6 +5,7 @@ when asked to; and a bot still answering when the game ends, stopped at once."""
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import textwrap
 import time
@@ -15,7 +16,7 @@ import pytest
 from tests.support.terminal import ROOT, running
 from ttt_tui.bots.bot import BotUnusable, Failure, Reply, load_bot
 from ttt_tui.bots.player import PLAYS_3X3_ONLY, BotFailed, BotPlayer, failure
-from ttt_tui.engine import Board
+from ttt_tui.engine import Board, Progress
 
 EXAMPLES = ROOT / "examples" / "bots"
 
@@ -31,7 +32,7 @@ def player_for(tmp_path: Path, source: str, timeout: float = 5.0) -> BotPlayer:
 
 @pytest.mark.parametrize("example", ["choose_move.py", "cs50_minimax.py"])
 async def test_an_example_bot_answers_with_a_free_square(example: str) -> None:
-    bot = BotPlayer(load_bot(str(EXAMPLES / example), None, option="--bot-cmd"))
+    bot = BotPlayer(load_bot(str(EXAMPLES / example), None, 5.0, option="--bot-cmd"))
     bot.start()
     try:
         board = Board.parse("X...O....")
@@ -45,7 +46,9 @@ async def test_an_example_bot_answers_with_a_free_square(example: str) -> None:
 
 async def test_a_command_bot_answers_in_the_line_protocol() -> None:
     bot = BotPlayer(
-        load_bot(None, f"{sys.executable} -u {EXAMPLES / 'line_protocol.py'}", option="--bot-cmd")
+        load_bot(
+            None, f"{sys.executable} -u {EXAMPLES / 'line_protocol.py'}", 5.0, option="--bot-cmd"
+        )
     )
     bot.start()
     try:
@@ -117,7 +120,7 @@ def test_every_other_failure_is_its_detail_s_last_line(detail: str, why: str) ->
 
 
 async def test_a_minimax_bot_is_not_asked_about_a_board_it_cannot_read() -> None:
-    bot = BotPlayer(load_bot(str(EXAMPLES / "cs50_minimax.py"), None, option="--bot-cmd"))
+    bot = BotPlayer(load_bot(str(EXAMPLES / "cs50_minimax.py"), None, 5.0, option="--bot-cmd"))
     bot.start()
     try:
         assert not bot.bot.can_play(4)
@@ -130,13 +133,13 @@ async def test_a_minimax_bot_is_not_asked_about_a_board_it_cannot_read() -> None
 
 def test_a_bot_that_cannot_load_is_unusable(tmp_path: Path) -> None:
     (tmp_path / "bot.py").write_text("def choose_move(position)\n", encoding="utf-8")
-    bot = BotPlayer(load_bot(str(tmp_path / "bot.py"), None, option="--bot-cmd"))
+    bot = BotPlayer(load_bot(str(tmp_path / "bot.py"), None, 5.0, option="--bot-cmd"))
     with pytest.raises(BotUnusable, match="a syntax error at line 1"):
         bot.start()
     with pytest.raises(BotUnusable, match="no such file"):
-        load_bot(str(tmp_path / "missing.py"), None, option="--bot-cmd")
+        load_bot(str(tmp_path / "missing.py"), None, 5.0, option="--bot-cmd")
     with pytest.raises(BotUnusable, match="give a BOT file or --bot-cmd, not both"):
-        load_bot(str(tmp_path / "bot.py"), "cat", option="--bot-cmd")
+        load_bot(str(tmp_path / "bot.py"), "cat", 5.0, option="--bot-cmd")
 
 
 async def test_a_restarted_bot_reads_its_file_again(tmp_path: Path) -> None:
@@ -171,3 +174,24 @@ async def test_closing_stops_a_bot_that_is_still_answering(tmp_path: Path) -> No
     assert time.monotonic() - started < 2
     assert not running(pid)
     assert bot.bot.pid is None
+
+
+async def test_a_slow_bot_is_waited_for_and_says_it_is_thinking(tmp_path: Path) -> None:
+    """Slow is not wrong: a bot slower than a second is waited for, within its time
+    limit, and reports every second that it is still thinking."""
+    bot = player_for(
+        tmp_path,
+        "import time\n\ndef choose_move(position):\n    time.sleep(2.5)\n    return 'b2'\n",
+        timeout=30,
+    )
+    said: list[Progress] = []
+    try:
+        assert await bot.choose_move(Board.empty(3), said.append) == 4
+    finally:
+        await bot.close()
+    assert said, "no word while the bot thought"
+    assert all(
+        re.fullmatch(r"Your bot is thinking… \d+ s\n\(it has up to 30 s\)", p.stage) for p in said
+    )
+    elapsed = [p.elapsed for p in said]
+    assert elapsed == sorted(elapsed)

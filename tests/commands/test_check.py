@@ -1,6 +1,8 @@
 """`ttt-tui check`: bots that are right, slow, wrong as one side, illegal, raising,
 hanging, exiting and writing on their board, each graded with the exact counts the
-deliberately simple solver gives; and the example bots, each perfect."""
+deliberately simple solver gives; the example bots, each perfect; slow answers graded
+as answers and timed apart; stopping early for time or a signal; and a class's bots
+at once."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import json
 import re
 import signal
 import subprocess
+import sys
 import textwrap
 import time
 from pathlib import Path
@@ -19,7 +22,16 @@ from typing import Any
 import pytest
 
 from tests.engine.reference import Reference, rank
-from tests.support.terminal import ROOT, game_command, game_env, run_main, wait_until
+from tests.support.terminal import (
+    ROOT,
+    child_pids,
+    game_command,
+    game_env,
+    run_main,
+    running,
+    wait_until,
+)
+from ttt_tui.bots import sandbox
 from ttt_tui.engine import Board
 from ttt_tui.teach.check import Side, every_3x3_position, sampled_positions
 
@@ -114,7 +126,7 @@ def choose_move(position):
             return "zz"
         if how == "raise":
             raise ValueError("no idea")
-        if how == "hang":
+        if how == "hang" and position.index("X") % 2 == 0:  # never two in a row
             while True:
                 time.sleep(0.01)
         if how == "exit":
@@ -238,19 +250,20 @@ def test_a_bot_that_writes_on_its_board_is_counted_and_diagnosed(tmp_path: Path)
 
 
 @pytest.mark.parametrize(
-    ("how", "key", "detail"),
+    ("how", "key", "count", "detail"),
     [
-        ("illegal", "illegal", "a taken square"),
-        ("name", "illegal", "unreadable: 'zz'"),
-        ("raise", "errors", "ValueError: no idea"),
-        ("exit", "errors", "it exited with status 3 without answering"),
-        ("hang", "timeouts", "no answer in 0.5 s"),
+        ("illegal", "illegal", 9, "a taken square"),
+        ("name", "illegal", 9, "unreadable: 'zz'"),
+        ("raise", "errors", 9, "ValueError: no idea"),
+        ("exit", "errors", 9, "it exited with status 3 without answering"),
+        ("hang", "timeouts", 5, "no answer in 0.5 s"),
     ],
 )
 def test_a_misbehaving_bot_never_stops_the_check(
-    tmp_path: Path, how: str, key: str, detail: str
+    tmp_path: Path, how: str, key: str, count: int, detail: str
 ) -> None:
-    """Nine positions misbehave; every other one is still asked, on a bot started
+    """Nine positions misbehave (five, never two in a row, for the hanging bot: timeouts
+    in a row stop the check); every other one is still asked, on a bot started
     again after each crash or hang. Only the hanging bot is given a short timeout:
     with 0.3 s for all, a busy machine once let a good answer come late, and the
     position was counted as a timeout instead of graded (CI, 26 November)."""
@@ -264,9 +277,9 @@ def test_a_misbehaving_bot_never_stops_the_check(
             r"([a-z_]+) (\d[\d,]*)", "\n".join(result.stdout.splitlines()[1:3])
         )
     }
-    assert counts[key] == 9
+    assert counts[key] == count
     graded = sum(counts[label] for label in ("best", "inaccuracy", "mistake", "blunder"))
-    assert graded == 2097 - 9
+    assert graded == 2097 - count
     assert detail in result.stdout
     assert result.stdout.rstrip().endswith("Verdict: loses")
 
@@ -375,32 +388,368 @@ def test_a_bot_that_never_finishes_loading_is_one_line_and_status_2(
     )
 
 
-def test_ctrl_c_stops_with_a_partial_report(tmp_path: Path) -> None:
-    """The check is interrupted while the bot thinks: the positions asked so far are
-    reported, and said to be a part. The bot marks that it was asked in its own
-    directory, made in the check's temporary directory."""
-    path = write_bot(
-        tmp_path,
-        "slow",
+def interrupt_bot() -> str:
+    """A bot that is slow enough to be interrupted, and marks that it was asked in its
+    own directory (made in the check's temporary directory, removed when it stops)."""
+    return (
         "import time\n\ndef choose_move(position):\n"
         "    open('asked', 'a').close()\n"
-        "    time.sleep(0.05)\n    return position.index('.') + 1\n",
+        "    time.sleep(0.05)\n    return position.index('.') + 1\n"
     )
+
+
+def descendants(pid: int) -> set[int]:
+    """Every running process started by ``pid``, and by those, and so on."""
+    found = child_pids(pid)
+    for child in list(found):
+        found |= descendants(child)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("signum", "status", "json_out"),
+    [(signal.SIGINT, 130, True), (signal.SIGTERM, 143, False)],
+    ids=["SIGINT", "SIGTERM"],
+)
+def test_a_signal_stops_with_what_was_graded_and_no_bot_left(
+    tmp_path: Path, signum: int, status: int, json_out: bool
+) -> None:
+    """Ctrl+C or SIGTERM while the bot thinks: the positions asked so far are reported,
+    the verdict is ``interrupted`` (never one a script could pass), the status the
+    signal's, and the bot's process (in a session of its own, which the terminal's
+    signal never reaches) is gone."""
+    path = write_bot(tmp_path, "slow", interrupt_bot())
     process = subprocess.Popen(
-        [*game_command("check", "--json", str(path))],
+        game_command("check", *(["--json"] if json_out else []), str(path)),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=game_env(TMPDIR=str(tmp_path)),
         cwd=ROOT,
+        text=True,
     )
-    # Interrupted once it has asked something, however long a busy machine takes to
+    # Signalled once it has asked something, however long a busy machine takes to
     # start it (a fixed 1.5 s was sometimes before the first question).
     wait_until(lambda: any(tmp_path.glob("ttt-tui-bot-*/asked")), "the bot to be asked")
     time.sleep(0.5)
-    process.send_signal(signal.SIGINT)
+    pids = descendants(process.pid)  # the bot's jail, its limits launcher and the bot
+    process.send_signal(signum)
     out, err = process.communicate(timeout=30)
-    report = json.loads(out)
-    assert 0 < report["positions"] < 4520, err
-    assert sum(report["labels"].values()) == report["positions"]
-    assert report["interrupted"] is True
-    assert process.returncode == 1
+    assert process.returncode == status, err
+    assert pids and not any(running(pid) for pid in pids)
+    if json_out:
+        report = json.loads(out)
+        assert 0 < report["positions"] < 4520, err
+        assert sum(report["labels"].values()) == report["positions"]
+        assert (report["verdict"], report["interrupted"]) == ("interrupted", True)
+    else:
+        assert re.match(r"3x3: [\d,]+ of 4,520 positions asked \(interrupted\)", out), out
+        assert out.rstrip().endswith("Verdict: interrupted")
+
+
+def test_timeouts_in_a_row_stop_the_check_early(tmp_path: Path) -> None:
+    path = write_bot(tmp_path, "never", "def choose_move(position):\n    while True: pass\n")
+    result = run_main("check", "--timeout", "0.3", str(path))
+    assert result.returncode == 4
+    assert "3x3: 5 of 4,520 positions asked" in result.stdout
+    assert (
+        "Stopped early: 5 answers in a row took longer than 0.3 s (--timeout): it does not"
+        " seem to answer at all"
+    ) in result.stdout
+    assert result.stdout.rstrip().endswith("Verdict: unfinished")
+
+
+def test_the_total_budget_stops_the_check_early(tmp_path: Path) -> None:
+    path = write_bot(
+        tmp_path,
+        "steady",
+        "import time\n\ndef choose_move(position):\n"
+        "    time.sleep(0.02)\n    return position.index('.') + 1\n",
+    )
+    status, report = check_json("--budget", "1", str(path))
+    assert status == 4
+    assert report["stopped"] == "the total budget of 1 s (--budget) was spent"
+    assert 0 < report["positions"] < 4520
+    assert report["timeouts"] == 0  # the answer the budget cut short is not the bot's fault
+    assert report["verdict"] == "unfinished"
+
+
+ENGINE_LINES = """
+import sys
+from ttt_tui.engine import Board, analyze
+
+def best(position):
+    return analyze(Board.parse(position)).best[0] + 1
+"""
+"""The start of a line-protocol bot answering the engine's best moves."""
+
+EXAMPLE_LINES = f"""
+import sys
+sys.path.insert(0, {str(EXAMPLES)!r})
+from choose_move import solve
+
+def best(position):
+    return solve(position)[2] + 1
+"""
+"""The same on 3x3 with the example bot's solver: it starts again quicker."""
+
+
+def test_a_line_protocol_bot_that_dies_is_counted_each_time(tmp_path: Path) -> None:
+    """A program crashing on its 50th position (a quick bot is asked each position
+    twice): each death loses that position's answer and is counted; the positions in
+    between are graded on a new process."""
+    path = write_bot(
+        tmp_path,
+        "crashes",
+        EXAMPLE_LINES + "seen = set()\n"
+        "for line in sys.stdin:\n"
+        "    seen.add(line)\n"
+        "    if len(seen) == 50:\n"
+        "        sys.exit('it crashed')\n"
+        "    print(best(line.strip()), flush=True)\n",
+    )
+    status, report = check_json("--side", "O", "--cmd", f"{sys.executable} {path}")
+    assert report["errors"] == 2097 // 50
+    assert report["labels"]["best"] == 2097 - 2097 // 50
+    assert {p["detail"] for p in report["problems"]} == {
+        "it crashed\nit exited with status 1 without answering"
+    }
+    assert (status, report["verdict"]) == (1, "loses")
+
+
+def test_a_program_that_answers_once_and_exits_is_started_again(tmp_path: Path) -> None:
+    path = write_bot(tmp_path, "once", ENGINE_LINES + "print(best(sys.stdin.readline().strip()))\n")
+    status, report = check_json(
+        "--board", "4", "--positions", "20", "--cmd", f"{sys.executable} {path}"
+    )
+    assert (report["errors"], report["illegal"], report["positions"]) == (0, 0, 20)
+    assert (status, report["verdict"]) == (0, "perfect")
+
+
+def test_a_chatty_line_protocol_bot_never_has_its_answers_shifted(tmp_path: Path) -> None:
+    """Debug lines on standard output, before some answers and after others: each is
+    shown once, and no answer is ever taken for another position's (the bot's answers
+    are all best, so one shifted would show as a mistake or a blunder)."""
+    path = write_bot(
+        tmp_path,
+        "chatty",
+        EXAMPLE_LINES + "for line in sys.stdin:\n"
+        "    position = line.strip()\n"
+        "    marks = 9 - position.count('.') if position[0] == 'X' else 0\n"
+        "    if marks == 2:\n"
+        "        print(f'debug: looking at {position}')\n"
+        "    print(best(position))\n"
+        "    if marks == 4:\n"
+        "        print('debug: done')\n"
+        "    sys.stdout.flush()\n",
+    )
+    result = run_main("check", "--json", "--side", "X", "--cmd", f"{sys.executable} {path}")
+    report = json.loads(result.stdout)
+    assert report["labels"]["mistake"] == report["labels"]["blunder"] == 0
+    assert report["labels"]["inaccuracy"] == 0
+    before = {
+        f"debug: looking at {b}"
+        for b in every_3x3_position(Side.X)
+        if b.move_count == 2 and str(b)[0] == "X"
+    }
+    assert before <= set(report["unreadable"])
+    assert set(report["unreadable"]) == before | {"debug: done"}
+    assert len(report["unreadable"]) == len(set(report["unreadable"]))
+    illegal = [p for p in report["problems"] if p["problem"] == "illegal"]
+    assert {p["answer"] for p in illegal} >= before
+
+
+SLOW_START = ENGINE_LINES.replace("import sys\n", "import sys, time\n") + (
+    "\ndef choose_move(position):\n"
+    "    if position == '.' * 9:\n"
+    "        time.sleep(1.5)\n"
+    "    return best(position)\n"
+)
+"""A perfect bot whose empty-board answer alone is slow, as a plain minimax's is."""
+
+
+def test_a_slow_answer_is_not_a_wrong_one(tmp_path: Path) -> None:
+    """Graded with the defaults: perfect, and the speed line names the slow position and
+    what makes a minimax slow."""
+    path = write_bot(tmp_path, "slow_start", SLOW_START)
+    result = run_main("check", "--side", "X", str(path))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "Verdict: perfect" and lines[-2] == "Score: 100 out of 100"
+    speed = next(line for line in lines if line.startswith("Speed:"))
+    assert speed.endswith("on the empty board")
+    assert re.search(r"your empty-board answer took \d+\.\d s: alpha-beta or a memo", result.stdout)
+
+
+def test_a_course_time_limit_is_its_own_failure(tmp_path: Path) -> None:
+    path = write_bot(tmp_path, "slow_start", SLOW_START)
+    status, report = check_json("--side", "X", "--max-answer-seconds", "1", str(path))
+    assert status == 3
+    assert report["verdict"] == "perfect" and report["score"] == 100
+    assert report["speed"]["limit"] == 1 and report["speed"]["over_limit"] == 1
+    assert report["speed"]["slowest_position"] == "." * 9
+
+
+PLAIN_CS50 = '''
+import copy
+
+X, O, EMPTY = "X", "O", None
+
+
+def player(board):
+    marks = sum(cell is not EMPTY for row in board for cell in row)
+    return X if marks % 2 == 0 else O
+
+
+def actions(board):
+    return {(i, j) for i in range(3) for j in range(3) if board[i][j] is EMPTY}
+
+
+def result(board, action):
+    i, j = action
+    if board[i][j] is not EMPTY:
+        raise ValueError("not a free square")
+    new = copy.deepcopy(board)
+    new[i][j] = player(board)
+    return new
+
+
+def winner(board):
+    lines = [[(i, 0), (i, 1), (i, 2)] for i in range(3)]
+    lines += [[(0, j), (1, j), (2, j)] for j in range(3)]
+    lines += [[(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)]]
+    for line in lines:
+        a, b, c = (board[i][j] for i, j in line)
+        if a is not EMPTY and a == b == c:
+            return a
+    return None
+
+
+def terminal(board):
+    return winner(board) is not None or not actions(board)
+
+
+def utility(board):
+    return {X: 1, O: -1, None: 0}[winner(board)]
+
+
+def value(board, depth):
+    """The board's value for X: a nearer win counts more, a nearer loss less."""
+    if terminal(board):
+        return utility(board) * (10 - depth)
+    values = [value(result(board, action), depth + 1) for action in actions(board)]
+    return max(values) if player(board) == X else min(values)
+
+
+def minimax(board):
+    if terminal(board):
+        return None
+    pick = max if player(board) == X else min
+    return pick(sorted(actions(board)), key=lambda action: value(result(board, action), 1))
+'''
+"""CS50's tic-tac-toe as a learner first writes it: a copy of the board for every move,
+plain minimax, no pruning, no memory (several seconds on the empty board)."""
+
+
+@pytest.mark.long  # about a minute on a busy 2-core machine: the bot's own time
+def test_a_plain_cs50_minimax_is_perfect_with_the_defaults(tmp_path: Path) -> None:
+    path = write_bot(tmp_path, "tictactoe", PLAIN_CS50)
+    result = run_main("check", str(path))
+    assert result.returncode == 0, result.stderr
+    assert "best 4,520, inaccuracy 0, mistake 0, blunder 0" in result.stdout
+    assert result.stdout.rstrip().endswith("Verdict: perfect")
+    speed = next(line for line in result.stdout.splitlines() if line.startswith("Speed:"))
+    assert speed.endswith("on the empty board")
+    assert "your empty-board answer took" in result.stdout
+
+
+def test_a_class_of_bots_gets_a_line_each_and_a_bad_one_stops_no_other(tmp_path: Path) -> None:
+    """Four bots, two at a time: a perfect one, one that loses, a missing file and a
+    syntax error; each named, each graded or refused in a line, the table in the
+    order given."""
+    first_free = write_bot(
+        tmp_path, "first_free", "def choose_move(position):\n    return position.index('.') + 1\n"
+    )
+    broken = write_bot(tmp_path, "broken", "def choose_move(position)\n")
+    bots = [str(EXAMPLES / "choose_move.py"), str(first_free), "missing.py", str(broken)]
+    text = run_main("check", "--side", "O", "--jobs", "2", *bots)
+    assert text.returncode == 2
+    table = text.stdout.splitlines()[-5:]
+    assert table[0].split() == ["bot", "verdict", "score", "first", "diagnosis"]
+    rows = [line.split()[:3] for line in table[1:]]
+    lines = run_main("check", "--json", "--side", "O", "--jobs", "2", *bots)
+    reports = [json.loads(line) for line in lines.stdout.splitlines()]
+    assert [r["bot"] for r in reports] == bots
+    assert [r["verdict"] for r in reports] == ["perfect", "loses", "unusable", "unusable"]
+    loser = reports[1]
+    labels = loser["labels"]
+    assert loser["score"] == 100 * (2 * labels["best"] + labels["inaccuracy"]) // (2 * 2097)
+    assert rows == [
+        [bots[0], "perfect", "100"],
+        [bots[1], "loses", str(loser["score"])],
+        ["missing.py", "unusable", "0"],
+        [bots[3], "unusable", "0"],
+    ]
+    assert "missing.py: no such file" in table[3]
+    assert reports[2]["error"] == "missing.py: no such file"
+    assert "a syntax error at line 1" in reports[3]["error"]
+    assert lines.returncode == 2
+    off = f"ttt-tui check: {sandbox.here().protections_off()}"
+    said = [line for line in text.stderr.splitlines() if line != off]
+    assert [line.startswith("ttt-tui check: ") for line in said] == [True, True]  # a bad bot
+
+
+def test_a_bot_that_cannot_load_still_gives_json(tmp_path: Path) -> None:
+    result = run_main("check", "--json", str(tmp_path / "missing.py"))
+    assert result.returncode == 2
+    report = json.loads(result.stdout)
+    assert report["verdict"] == "unusable" and report["error"].endswith("missing.py: no such file")
+
+
+def test_json_holds_every_problem_with_its_detail(tmp_path: Path) -> None:
+    """Illegal answers with the raw answer, tracebacks and timeouts, each with its
+    position: what the text shows, and more."""
+    reports = {
+        how: check_json(
+            "--side", "O", str(write_bot(tmp_path, how, f"HOW = {how!r}\n{MISBEHAVING}"))
+        )[1]
+        for how in ("illegal", "raise")
+    }
+    illegal = reports["illegal"]["problems"]
+    assert len(illegal) == 9
+    assert {p["problem"] for p in illegal} == {"illegal"}
+    assert {p["position"] for p in illegal} == {
+        str(b) for b in every_3x3_position(Side.O) if b.move_count == 1
+    }
+    first = illegal[0]
+    assert first["answer"] == first["position"].index("X") + 1  # as the bot gave it
+    assert first["detail"].startswith("a taken square")
+    raised = reports["raise"]["problems"]
+    assert all("Traceback" in p["detail"] and "ValueError: no idea" in p["detail"] for p in raised)
+    assert reports["raise"]["speed"]["median"] > 0
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--jobs", "two"], "argument --jobs: expected a number of bots (1 or more), got 'two'"),
+        (["--jobs", "0"], "argument --jobs: expected a number of bots (1 or more), got 0"),
+        (
+            ["--budget", "0"],
+            "argument --budget: expected a number of seconds (more than 0, at most 86400), got 0",
+        ),
+        (
+            ["--max-answer-seconds", "soon"],
+            "argument --max-answer-seconds: expected a number of seconds (more than 0, at"
+            " most 600), got 'soon'",
+        ),
+        (
+            ["--timeout", "601"],
+            "argument --timeout: expected a number of seconds (more than 0, at most 600), got 601",
+        ),
+    ],
+    ids=["jobs-word", "jobs-zero", "budget-zero", "max-answer-word", "timeout-too-long"],
+)
+def test_bad_check_options_are_usage_errors(args: list[str], error: str) -> None:
+    result = run_main("check", *args, "bot.py")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines()[-1] == f"ttt-tui check: error: {error}"

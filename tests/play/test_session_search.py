@@ -3,6 +3,7 @@ verdicts as they are proven, and the board in play."""
 
 from __future__ import annotations
 
+from ttt_tui.bots.player import thinking as thinking_for
 from ttt_tui.engine import Analysis, Board, Difficulty, Outcome, Progress, Verdict
 from ttt_tui.play.session import (
     AnalysisRequest,
@@ -44,6 +45,19 @@ def test_a_search_s_progress_shows_in_the_status_and_only_for_its_turn() -> None
     assert (
         status_detail(session) == "1.5 s · 5,678 positions · depth 7\nproving the draw\nm: move now"
     )
+
+
+def test_the_learner_s_bot_thinking_shows_how_long_it_has_been() -> None:
+    """The bot's progress is only the time it has taken (`ttt_tui.bots.player.thinking`
+    words it): no positions, no depth, no move to play now."""
+    session = Session(Settings(board=BoardSize.FIVE), bot_offered=True)
+    session.begin()
+    assert isinstance(session.play(12), Changed)
+    [request] = [r for r in session.take_requests() if isinstance(r, MoveRequest)]
+    said = thinking_for(6.2, 30)
+    assert isinstance(session.report(request.token, Work.MOVE, said), Changed)
+    assert status_detail(session) == "Your bot is thinking… 6 s\n(it has up to 30 s)"
+    assert not session.can_move_now
 
 
 def test_move_now_plays_hard_s_best_only_once_proven() -> None:

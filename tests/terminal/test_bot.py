@@ -60,6 +60,8 @@ def test_a_bot_still_thinking_when_the_terminal_closes_is_stopped(tmp_path: Path
     try:
         terminal.write(b"5")
         wait_until(lambda: "Thinking… (Your bot)" in terminal.text(), "the bot to think")
+        # Slow is not wrong: the bot is waited for, the status saying for how long.
+        wait_until(lambda: "Your bot is thinking… " in terminal.text(), "the time it takes")
         left = descendants(terminal.proc.pid)
         os.kill(terminal.proc.pid, signal.SIGHUP)
         assert terminal.wait_exit(DEADLINE) == 128 + signal.SIGHUP

@@ -6,7 +6,10 @@ protocol (a position a line in, a square a line out). Both run as a
 (`Reply`): what it means, and whether it is any good, is for its caller to say.
 Every answer has a time limit; a bot that hangs, crashes or exits is killed if
 need be and started again for the next position, so nothing it does can stop
-ttt-tui. Each of its processes runs jailed (`ttt_tui.bots.sandbox`).
+ttt-tui. Each of its processes runs jailed (`ttt_tui.bots.sandbox`). A command's
+line that names no square is taken for that position's answer and the bot is
+started again, so that its real answer, coming later, cannot be taken for the
+next position's.
 
 No UI imports.
 """
@@ -17,6 +20,7 @@ import asyncio
 import enum
 import json
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,11 +28,9 @@ from typing import Any
 from ttt_tui.bots import sandbox
 from ttt_tui.bots.sandbox import Jail, Program
 from ttt_tui.engine import Board
+from ttt_tui.engine.board import UNKNOWN, read_square
 from ttt_tui.proc.child import Child, ChildEnded
 from ttt_tui.proc.frames import LINES
-
-DEFAULT_TIMEOUT = 2.0
-"""Seconds a bot has for each answer unless told otherwise."""
 
 START_SECONDS = 10.0
 """Seconds a Python bot has to load (import its file) before it counts as broken."""
@@ -73,6 +75,11 @@ class Reply:
     """For a failure: what happened (the traceback, its standard error, its exit)."""
     changed_board: bool = False
     """Whether it wrote on the board it was given (a Python file's ``minimax``)."""
+    seconds: float = 0.0
+    """How long it took, from the position sent to its reply (or to giving up)."""
+    stray: tuple[str, ...] = ()
+    """Lines a command wrote after its previous answer, before this position was sent:
+    no answer to anything."""
 
 
 CALL_BATCH = 500
@@ -176,45 +183,57 @@ class Bot:
         if self._child is not None:
             self._child.kill()
 
-    async def ask(self, board: Board) -> Reply:
-        """The bot's reply for ``board``, whatever it does. A process that answered
-        before and then ended without answering this one (a program that answers
-        once and exits) is started again and asked afresh."""
+    async def ask(self, board: Board, limit: float | None = None) -> Reply:
+        """The bot's reply for ``board``, whatever it does, within ``limit`` seconds
+        (its `timeout` unless less is given). A process that answered before and then
+        exited cleanly (status 0) without answering this one, a program that answers
+        once and exits, is started again and asked afresh; any other death is this
+        position's error."""
         if self._child is None or not self._child.running:
             await self.start()
         answered_before = self._answered > 0
-        reply, ended = await self._ask(board)
-        if answered_before and ended:
+        seconds = self.timeout if limit is None else min(limit, self.timeout)
+        reply, exited_cleanly = await self._ask(board, seconds)
+        if answered_before and exited_cleanly:
             await self.start()
-            reply, ended = await self._ask(board)
+            reply, exited_cleanly = await self._ask(board, seconds)
         return reply
 
-    async def _ask(self, board: Board) -> tuple[Reply, bool]:
-        """The reply, and whether the bot's output ended without one."""
+    async def _ask(self, board: Board, limit: float) -> tuple[Reply, bool]:
+        """The reply, and whether the bot's output ended without one as the bot exited
+        with status 0."""
         child = self._child
         assert child is not None
+        stray = tuple(line.strip() for line in child.received())  # after its last answer
+        started = time.monotonic()
         try:
             child.send(board)
-            line = await child.receive(self.timeout)
+            line = await child.receive(limit)
         except ChildEnded:
-            return await self._died(board, child), True
+            return await self._died(board, child, stray)
         except TimeoutError:
             never = not self.hosted and not self._ever_answered
             await self.stop()
-            late = f"no answer in {self.timeout:g} s" + (UNFLUSHED if never else "")
-            return Reply(board, failure=Failure.TIMEOUT, detail=late), False
+            late = f"no answer in {limit:g} s" + (UNFLUSHED if never else "")
+            return Reply(board, failure=Failure.TIMEOUT, detail=late, seconds=limit), False
+        seconds = time.monotonic() - started
         self._answered += 1
         self._ever_answered = True
         if not self.hosted:
-            return Reply(board, said=line.strip()), False
+            said = line.strip()
+            if read_square(said.lower(), board.n) == UNKNOWN:
+                await self.stop()  # its answer may yet come: never the next position's
+            return Reply(board, said=said, seconds=seconds, stray=stray), False
         message = _json(line)
         if message is None:
-            return Reply(board, failure=Failure.ERROR, detail=f"unreadable reply {line!r}"), False
+            unreadable = f"unreadable reply {line!r}"
+            return Reply(board, failure=Failure.ERROR, detail=unreadable, seconds=seconds), False
         if "error" in message:
             error = _explained(str(message["error"]), said=str(message["error"]), status=None)
-            return Reply(board, failure=Failure.ERROR, detail=error), False
+            return Reply(board, failure=Failure.ERROR, detail=error, seconds=seconds), False
         changed = bool(message.get("changed"))
-        return Reply(board, said=message.get("answer"), changed_board=changed), False
+        said = message.get("answer")
+        return Reply(board, said=said, changed_board=changed, seconds=seconds), False
 
     async def call(
         self, name: str, boards: list[Board], actions: list[tuple[int, int]] | None = None
@@ -239,7 +258,7 @@ class Bot:
                 child.send(json.dumps(request))
                 message = _json(await child.receive(self.timeout))
             except ChildEnded:
-                reply = await self._died(boards[start], child)
+                reply, _ = await self._died(boards[start], child, ())
                 return Called(values, failure=Failure.ERROR, detail=reply.detail)
             except TimeoutError:
                 await self.stop()
@@ -253,9 +272,9 @@ class Bot:
             values += batch
         return Called(values)
 
-    async def _died(self, board: Board, child: Child) -> Reply:
+    async def _died(self, board: Board, child: Child, stray: tuple[str, ...]) -> tuple[Reply, bool]:
         """The bot ended without answering: its exit status and what it wrote on
-        standard error."""
+        standard error, and whether that status was 0."""
         status = await child.wait(1.0)
         said = child.stderr.strip()
         await self.stop()
@@ -264,7 +283,7 @@ class Bot:
         ended = "it ended" if status is None else f"it exited with status {status}"
         detail = "\n".join(filter(None, [said, f"{ended} without answering"]))
         detail = _explained(detail, said=said, status=status)
-        return Reply(board, failure=Failure.ERROR, detail=detail)
+        return Reply(board, failure=Failure.ERROR, detail=detail, stray=stray), status == 0
 
 
 def _explained(detail: str, *, said: str, status: int | None) -> str:
@@ -291,9 +310,7 @@ def shell(command: str) -> list[str]:
     return ["/bin/sh", "-c", command]
 
 
-def load_bot(
-    file: str | None, command: str | None, timeout: float = DEFAULT_TIMEOUT, *, option: str
-) -> Bot:
+def load_bot(file: str | None, command: str | None, timeout: float, *, option: str) -> Bot:
     """The bot in a Python ``file`` or run by a shell ``command`` (one of the two),
     not yet started; raises `BotUnusable` when neither or both are given, the
     command is empty, or the file is not a Python file. ``option`` is the command

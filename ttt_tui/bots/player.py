@@ -2,9 +2,10 @@
 
 `BotPlayer.choose_move` asks the bot (`ttt_tui.bots.bot`), one position at a
 time, and gives the square or raises `BotFailed` saying in words what went wrong
-(a crash, a hang, an illegal answer). Cancelling the task that awaits a move
-leaves the bot to finish that answer, within its time limit, before the next is
-asked; its answer is dropped.
+(a crash, a hang, an illegal answer). A slow bot is waited for, up to its time
+limit, and says every second that it is still thinking (`thinking`), for the
+status line. Cancelling the task that awaits a move leaves the bot to finish that
+answer, within its time limit, before the next is asked; its answer is dropped.
 
 No UI imports.
 """
@@ -12,13 +13,25 @@ No UI imports.
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 
 from ttt_tui.bots.bot import MINIMAX_IS_3X3, Bot, BotUnusable, Failure, Reply
-from ttt_tui.engine import Board, Cell
+from ttt_tui.engine import Board, Cell, Progress
 from ttt_tui.proc.child import Blocking
 from ttt_tui.teach.check import read_answer
 
 PLAYS_3X3_ONLY = MINIMAX_IS_3X3 + ": it cannot play {n}x{n}"
+
+THINKING_EVERY = 1.0
+"""Seconds between two reports that the bot is still thinking."""
+
+
+def thinking(elapsed: float, limit: float) -> Progress:
+    """The bot still thinking after ``elapsed`` seconds of ``limit``, as the game's
+    status shows a search's progress: its ``stage`` is the sentence to show."""
+    stage = f"Your bot is thinking… {elapsed:.0f} s\n(it has up to {limit:g} s)"
+    return Progress(nodes=0, elapsed=elapsed, depth=None, stage=stage)
 
 
 class BotFailed(Exception):
@@ -61,11 +74,21 @@ class BotPlayer:
             finally:
                 loop.run(self.bot.stop())
 
-    async def choose_move(self, board: Board) -> Cell:
-        """The bot's move in ``board``; raises `BotFailed` saying why there is none."""
+    async def choose_move(
+        self, board: Board, report: Callable[[Progress], None] | None = None
+    ) -> Cell:
+        """The bot's move in ``board``, however long it takes within its time limit,
+        ``report`` told every `THINKING_EVERY` seconds that it is still thinking;
+        raises `BotFailed` saying why there is no move."""
         if not self.bot.can_play(board.n):
             raise BotFailed(PLAYS_3X3_ONLY.format(n=board.n))
-        reply = await asyncio.shield(self._ask(board))
+        asking = asyncio.ensure_future(self._ask(board))
+        started = time.monotonic()
+        # `wait`, cancelled, leaves `asking` to finish: the bot is never cut mid-answer.
+        while not (await asyncio.wait({asking}, timeout=THINKING_EVERY))[0]:
+            if report is not None:
+                report(thinking(time.monotonic() - started, self.bot.timeout))
+        reply = asking.result()
         why = failure(reply)
         if why:
             raise BotFailed(why)

@@ -692,6 +692,8 @@ def status_detail(session: Session) -> str:
     progress = session.progress.get(Work.MOVE) if session.thinking else None
     if progress is None:
         return ""
+    if session.difficulty_for(game.board.to_move) is BOT:
+        return progress.stage  # the learner's bot: how long it has been thinking
     depth = "" if progress.depth is None else f" · depth {progress.depth}"
     lines = [f"{progress.elapsed:.1f} s · {progress.nodes:,} positions{depth}", progress.stage]
     if session.can_move_now:

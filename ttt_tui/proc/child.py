@@ -182,6 +182,19 @@ class Child:
             raise ChildEnded
         return message
 
+    def received(self) -> list[Any]:
+        """The messages that have arrived and not yet been received, taken now; none
+        is waited for."""
+        protocol = self._protocol
+        found: list[Any] = []
+        while protocol is not None and not protocol.messages.empty():
+            message = protocol.messages.get_nowait()
+            if message is _END:  # it stays the last thing `receive` finds
+                protocol.messages.put_nowait(_END)
+                break
+            found.append(message)
+        return found
+
     def close_input(self) -> None:
         """Close the child's standard input: a child reading it sees its end."""
         pipe = None if self._transport is None else self._transport.get_pipe_transport(0)
@@ -217,11 +230,15 @@ class Child:
         transport = self._transport
         if transport is None:
             return
+        pid = transport.get_pid()
         if os.name == "posix":
             with contextlib.suppress(OSError):
-                os.killpg(transport.get_pid(), signal.SIGKILL)
+                os.killpg(pid, signal.SIGKILL)
+            if transport.get_returncode() is None:  # a leader that left its group
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
         else:
-            with contextlib.suppress(OSError, RuntimeError):
+            with contextlib.suppress(OSError, RuntimeError):  # RuntimeError: the loop closed
                 transport.kill()
         if self._protocol is not None:
             self._protocol.end()

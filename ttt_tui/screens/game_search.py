@@ -124,7 +124,8 @@ class Searches:
                 from ttt_tui.bots.player import BotFailed
 
                 try:
-                    cell = await self._bot.choose_move(request.board)
+                    reporter = self._reporter(request.token, Work.MOVE)
+                    cell = await self._bot.choose_move(request.board, reporter)
                 except BotFailed as failed:
                     self._screen.post_message(BotGaveNoMove(request.token, str(failed)))
                     return

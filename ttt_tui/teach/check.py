@@ -1,7 +1,8 @@
 """Grading a learner's bot: the positions it is asked about, each answer labelled as
 the review labels a move (`ttt_tui.teach.review.grade`), and the report: counts, a
-verdict, the worst examples in the explorer's words, and a diagnosis where the
-pattern fits one of the usual minimax bugs.
+verdict on the answers, a score, their speed apart, the worst examples in the
+explorer's words, and a diagnosis where the pattern fits one of the usual minimax
+bugs.
 
 Pure: the bot itself runs elsewhere (`ttt_tui.commands.check`), and hands this
 module each answer as it came. A CS50 file's other functions are graded in
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import enum
 import random
+import statistics
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -98,6 +100,10 @@ class Answer:
     """Whether it wrote on the board it was given (Python bots)."""
     said: Any = None
     """The answer as the bot gave it (`ttt_tui.bots.bot.Reply.said`), if it gave one."""
+    unreadable: bool = False
+    """For an illegal answer: whether it named no square at all."""
+    seconds: float = 0.0
+    """How long the bot took to answer (or to be given up on)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +130,28 @@ def graded(answer: Answer, analysis: Analysis) -> Graded:
 EXAMPLES = 3
 """Worst answers drawn in a report."""
 
+SLOW_ANSWER = 1.0
+"""Seconds from which an answer is slow enough for the report to say what would speed
+it up."""
+
+UNREADABLE_SHOWN = 5
+"""Different unreadable lines a report shows (each once)."""
+
+
+def duration(seconds: float) -> str:
+    """``0.3 ms``, ``120 ms`` or ``4.7 s``."""
+    if seconds < 0.01:
+        return f"{seconds * 1000:.1f} ms"
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    return f"{seconds:.1f} s"
+
+
+def where(board: Board) -> str:
+    """Where an answer was given, for a person: ``on the empty board``, or ``in`` the
+    position in analyze's notation."""
+    return "on the empty board" if board.move_count == 0 else f"in {board}"
+
 
 @dataclass
 class Report:
@@ -136,20 +164,31 @@ class Report:
     problems: list[Answer] = field(default_factory=list)
     changed_board: int = 0
     interrupted: bool = False
+    """Whether a signal stopped the check (Ctrl+C, SIGTERM)."""
     functions: list[FunctionCheck] = field(default_factory=list)
     """A CS50 file's other functions, graded (none for other bots)."""
     asked_twice: int = 0
     """Positions asked a second time (those the bot answered quickly)."""
     unstable: list[tuple[Board, Any, Any]] = field(default_factory=list)
     """Positions asked twice with two different answers: the board and both answers."""
+    stopped: str = ""
+    """Why the check stopped before asking every position, if it did for time: the
+    total budget spent, or too many timeouts in a row."""
+    limit: float | None = None
+    """The course's time limit for one answer, if one was asked for."""
+    stray: dict[str, int] = field(default_factory=dict)
+    """Lines a command wrote that answered nothing, each with how often it came."""
 
     @property
     def asked(self) -> int:
         """Positions asked so far."""
         return len(self.graded) + len(self.problems)
 
-    def add(self, answer: Answer, analysis: Analysis | None) -> None:
-        """Count one answer (``analysis`` is needed for a legal one)."""
+    def add(self, answer: Answer, analysis: Analysis | None, stray: tuple[str, ...] = ()) -> None:
+        """Count one answer (``analysis`` is needed for a legal one), and the ``stray``
+        lines a command wrote before it, after its previous answer."""
+        for line in stray:
+            self.stray[line] = self.stray.get(line, 0) + 1
         if answer.changed_board:
             self.changed_board += 1
         if answer.problem is not None or analysis is None:
@@ -170,7 +209,12 @@ class Report:
 
     @property
     def verdict(self) -> str:
-        """``perfect``, ``slow`` or ``loses``."""
+        """``interrupted`` or ``unfinished`` (stopped for time) when not every position
+        was asked; else, of the answers alone: ``perfect``, ``slow`` or ``loses``."""
+        if self.interrupted:
+            return "interrupted"
+        if self.stopped:
+            return "unfinished"
         counts = self.labels()
         if self.problems or self.changed_board or counts[Label.MISTAKE] or counts[Label.BLUNDER]:
             return "loses"
@@ -179,6 +223,62 @@ class Report:
         if counts[Label.INACCURACY] or counts.get(Label.GOOD, 0):
             return "slow"
         return "perfect"
+
+    @property
+    def score(self) -> int:
+        """Out of 100, rounded down: a point for each best answer, half a point for one
+        that keeps the result more slowly, none for anything else, over every position
+        of the check (one never asked scores nothing); 100 only for every answer best."""
+        halves = sum(
+            0 if item.answer.changed_board or item.label.turning else 1 + (item.label is Label.BEST)
+            for item in self.graded
+        )
+        return 100 * halves // (2 * self.positions) if self.positions else 0
+
+    def times(self) -> list[Answer]:
+        """The answers that came (every one but the timeouts), quickest first."""
+        came = [item.answer for item in self.graded]
+        came += [answer for answer in self.problems if answer.problem is not Problem.TIMEOUT]
+        return sorted(came, key=lambda answer: answer.seconds)
+
+    def over_limit(self) -> int:
+        """Answers slower than the course's time limit (none without one)."""
+        if self.limit is None:
+            return 0
+        return sum(1 for answer in self.times() if answer.seconds > self.limit)
+
+    def speed_lines(self) -> list[str]:
+        """The answers' speed: the median, the slowest and where, what makes a minimax
+        slow when it is, and the course's time limit if one was asked for."""
+        times = self.times()
+        if not times:
+            return []
+        slowest = times[-1]
+        out = [
+            f"Speed: median {duration(statistics.median(a.seconds for a in times))},"
+            f" slowest {duration(slowest.seconds)} {where(slowest.board)}"
+        ]
+        if slowest.seconds >= SLOW_ANSWER:
+            place = "empty-board" if slowest.board.move_count == 0 else f"{slowest.board}"
+            out.append(
+                f"  your {place} answer took {duration(slowest.seconds)}: alpha-beta or a"
+                " memo makes it instant (plain minimax plays out every game from there)"
+            )
+        if self.limit is not None:
+            over = self.over_limit()
+            out.append(
+                f"Time limit: {over:,} {'answer' if over == 1 else 'answers'} took longer"
+                f" than the {self.limit:g} s allowed (--max-answer-seconds)"
+                if over
+                else f"Time limit: every answer within the {self.limit:g} s allowed"
+            )
+        return out
+
+    def unreadable(self) -> list[str]:
+        """Every line that named no square, once each, in the order they came: the
+        unreadable answers and the stray lines of a command."""
+        lines = [str(a.said) for a in self.problems if a.unreadable]
+        return list(dict.fromkeys([*lines, *self.stray]))
 
     def examples(self, most: int = EXAMPLES) -> list[Graded]:
         """The worst answers: blunders first, then mistakes, then inaccuracies; fewer
@@ -262,7 +362,7 @@ class Report:
         out = functions_lines(self.functions)
         out += [
             f"{self.n}x{self.n}: {self.asked:,} of {self.positions:,} positions asked"
-            + (" (stopped early)" if self.interrupted else "")
+            + (" (interrupted)" if self.interrupted else "")
         ]
         counts = self.labels()
         out.append("  " + ", ".join(f"{label.value} {count:,}" for label, count in counts.items()))
@@ -289,8 +389,20 @@ class Report:
                 out.append(f"The first {PROBLEM_WORDS[problem]}, in {first.board}:")
                 out += ["    " + line for line in first.detail.rstrip().splitlines()[-12:]]
                 out.append(f"    try: ttt-tui analyze {first.board}")
+        unreadable = self.unreadable()
+        if unreadable:
+            some = f", the first {UNREADABLE_SHOWN}" if len(unreadable) > UNREADABLE_SHOWN else ""
+            out.append(
+                f"Lines that name no square ({len(unreadable):,} different, each shown once"
+                f"{some}): a bot's other output belongs on standard error"
+            )
+            out += [f"    {line[:100]!r}" for line in unreadable[:UNREADABLE_SHOWN]]
         for sentence in self.diagnosis():
             out.append(f"Diagnosis: {sentence}")
+        out += self.speed_lines()
+        if self.stopped:
+            out.append(f"Stopped early: {self.stopped}")
+        out.append(f"Score: {self.score} out of 100")
         out.append(f"Verdict: {self.verdict}")
         return out
 
@@ -305,7 +417,9 @@ class Report:
             "timeouts": self.problem_count(Problem.TIMEOUT),
             "changed_board": self.changed_board,
             "verdict": self.verdict,
+            "score": self.score,
             "interrupted": self.interrupted,
+            "stopped": self.stopped or None,
             "diagnosis": self.diagnosis(),
             "functions": {function.name: function.to_json() for function in self.functions},
             "asked_twice": self.asked_twice,
@@ -313,6 +427,18 @@ class Report:
                 {"position": str(board), "answers": [first, second]}
                 for board, first, second in self.unstable
             ],
+            "speed": self.speed_json(),
+            "problems": [
+                {
+                    "position": str(answer.board),
+                    "problem": answer.problem.value if answer.problem else None,
+                    "answer": answer.said if answer.problem is Problem.ILLEGAL else None,
+                    "detail": answer.detail,
+                    "seconds": answer.seconds,
+                }
+                for answer in self.problems
+            ],
+            "unreadable": self.unreadable(),
             "examples": [
                 {
                     "position": str(item.answer.board),
@@ -326,6 +452,23 @@ class Report:
             ],
         }
 
+    def speed_json(self) -> dict[str, Any] | None:
+        """The answers' speed as `speed_lines` says it, for ``--json``; None before any."""
+        times = self.times()
+        if not times:
+            return None
+        return {
+            "median": statistics.median(a.seconds for a in times),
+            "slowest": times[-1].seconds,
+            "slowest_position": str(times[-1].board),
+            "limit": self.limit,
+            "over_limit": self.over_limit(),
+        }
+
+
+UNREADABLE = "unreadable"
+"""How `read_answer`'s reason begins for an answer that names no square."""
+
 
 def read_answer(board: Board, kind: str, answer: Any) -> tuple[Cell | None, str]:
     """The square a bot's answer names, or None and why it is illegal.
@@ -335,7 +478,7 @@ def read_answer(board: Board, kind: str, answer: Any) -> tuple[Cell | None, str]
     n = board.n
     if kind == "minimax":
         if not (isinstance(answer, list) and len(answer) == 2):
-            return None, f"unreadable: expected (row, col), got {answer!r}"
+            return None, f"{UNREADABLE}: expected (row, col), got {answer!r}"
         row, col = answer
         if not (0 <= row < n and 0 <= col < n):
             return None, f"off the board: ({row}, {col})"
@@ -346,7 +489,7 @@ def read_answer(board: Board, kind: str, answer: Any) -> tuple[Cell | None, str]
         if found == OFF:
             return None, f"off the board: {text}"
         if found == UNKNOWN:
-            return None, f"unreadable: {str(answer)[:60]!r}"
+            return None, f"{UNREADABLE}: {str(answer)[:60]!r}"
     assert isinstance(found, int)
     if (board.x | board.o) >> found & 1:
         said = f"({answer[0]}, {answer[1]}) is " if kind == "minimax" else ""
@@ -354,14 +497,22 @@ def read_answer(board: Board, kind: str, answer: Any) -> tuple[Cell | None, str]
     return found, ""
 
 
-def judged(board: Board, kind: str, said: Any, *, changed_board: bool = False) -> Answer:
+def judged(
+    board: Board, kind: str, said: Any, *, changed_board: bool = False, seconds: float = 0.0
+) -> Answer:
     """A bot's answer, as it said it, read as a square (`read_answer`): legal or not."""
     cell, why = read_answer(board, kind, said)
     if cell is None:
         return Answer(
-            board, problem=Problem.ILLEGAL, detail=why, changed_board=changed_board, said=said
+            board,
+            problem=Problem.ILLEGAL,
+            detail=why,
+            changed_board=changed_board,
+            said=said,
+            unreadable=why.startswith(UNREADABLE),
+            seconds=seconds,
         )
-    return Answer(board, cell=cell, changed_board=changed_board, said=said)
+    return Answer(board, cell=cell, changed_board=changed_board, said=said, seconds=seconds)
 
 
 def positions_for(n: int, side: Side, count: int) -> Iterator[Board]:
