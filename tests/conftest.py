@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import faulthandler
 import gc
 import os
 import sys
@@ -37,6 +38,13 @@ def cached_bytecode(folder: Path) -> None:
     os.environ["PYTHONPYCACHEPREFIX"] = str(folder)
     sys.dont_write_bytecode = False
     sys.pycache_prefix = str(folder)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """A process that has not exited a minute after its last test prints every thread's
+    stack and ends: a search stuck in a loop, in a thread no test waits for any more,
+    would otherwise keep it (and an xdist run) from ever exiting."""
+    faulthandler.dump_traceback_later(60, exit=True)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
