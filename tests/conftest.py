@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import faulthandler
+import gc
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +22,36 @@ def pytest_configure(config: pytest.Config) -> None:
     workers start after this and import it afresh, so they never see them.
     """
     plain_environment(os.environ.__setitem__, os.environ.__delitem__)
+    cached_bytecode(config.rootpath / ".pytest_cache" / "bytecode")
+    # Textual's apps leave many reference cycles: at Python's default thresholds the
+    # collector ran so often that it took a third of a Pilot test's time.
+    gc.set_threshold(50_000, 50, 100)
+
+
+def cached_bytecode(folder: Path) -> None:
+    """Compiled modules (the tests' with pytest's rewritten asserts among them) kept in
+    ``folder``, for this process, the xdist workers and every program a test starts,
+    whatever the caller's ``PYTHONDONTWRITEBYTECODE``: without it every worker and
+    every ``python -m ttt_tui`` compiled everything again (a worker's collection took
+    5.9 s of CPU instead of 2.2 s). The source tree gets no ``__pycache__``."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(folder)
+    sys.dont_write_bytecode = False
+    sys.pycache_prefix = str(folder)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """A process that has not exited a minute after its last test prints every thread's
+    stack and ends: a search stuck in a loop, in a thread no test waits for any more,
+    would otherwise keep it (and an xdist run) from ever exiting."""
+    faulthandler.dump_traceback_later(60, exit=True)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection loaded (Textual, the package, the tests) is never garbage: kept
+    out of every later collection of the oldest generation."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(autouse=True)
@@ -45,31 +78,92 @@ def _plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     plain_environment(monkeypatch.setenv, monkeypatch.delenv)
 
 
-LONGEST_FIRST = ("tests/ui/test_fuzz.py", "tests/terminal/test_fuzz.py", "tests/ui/test_races.py")
+LONGEST_FIRST = (
+    "tests/ui/test_fuzz.py",
+    "tests/terminal/test_fuzz.py",
+    "tests/ui/test_races.py",
+    "tests/compat/test_private_names.py",
+)
+"""Modules whose tests take the longest (tens of seconds each in the long run): started
+first, so that with xdist no worker is left running one of them alone at the end."""
 
 IN_PROCESSES = ("tests/terminal/", "tests/serve/test_serve.py", "tests/tools/")
 """Tests that start the game (and its search process) as processes of their own: the
 real program in a pseudo-terminal, `ttt-tui serve` and its tabs' games, the benchmarks.
-They run in the long run (``.ci/run``), all but the real-terminal fuzz's one short seed,
-which the default run keeps. (The browser and load tests have switches of their own.)"""
-"""Modules whose tests take the longest (tens of seconds each): started first, so that
-with xdist no worker is left running one of them alone at the end of the run."""
+They run in the long run (``.ci/run``). (The browser and load tests have switches of
+their own.)"""
+
+FUZZ = ("tests/ui/test_fuzz.py",)
+"""The Pilot fuzz, its short seed and the checks of its checks: the long run, which
+`.ci/run` also runs with thousands of events (the real-terminal fuzz is `IN_PROCESSES`)."""
+
+ONE_CASE = ("tests/ui/", "tests/compat/")
+"""Where a parametrised test runs its first case in the default run and every case in
+the long run: each case of a Pilot test starts an app, and the first already goes
+through the code the others go through at another size, theme or moment."""
+
+SLOW = (
+    # Pilot tests of a second or more of CPU whose behaviour a quicker test of the same
+    # feature goes through in the default run.
+    "tests/ui/test_review.py::test_a_long_game_opens_with_its_selected_move_in_view",
+    "tests/ui/test_review.py::test_tiny_terminals_under_the_help_break_neither_the_review_nor",
+    "tests/ui/test_explorer.py::test_the_alpha_beta_tab_shows_no_step_keys_where_the_position",
+    "tests/ui/test_explorer.py::test_each_tab_shows_its_own_keys_and_the_others_still_say_where",
+    "tests/ui/test_coach.py::test_a_5x5_board_words_every_verdict_the_same_way",
+    "tests/ui/test_size.py::test_notices_do_not_cover_the_too_small_message",
+    "tests/ui/test_resume.py::test_a_served_tab_never_offers_a_left_game_and_keeps_none",
+    "tests/ui/test_palette.py::test_a_screenshot_the_current_folder_cannot_take_goes_to_the_data",
+    "tests/ui/test_snapshots_features.py::test_review_of_a_5x5_game",
+    "tests/ui/test_snapshots_features.py::test_explorer_alpha_beta_walk",
+    "tests/ui/test_races.py::test_no_move_from_an_old_game_ever_lands",
+    "tests/compat/test_screen.py::test_the_game_goes_on_showing_under_two_dialogs",
+    # Bots graded by plain minimax in CS50's convention, a second or two each; the
+    # default run grades the writing bot and the misbehaving ones (tests/teach too).
+    "tests/commands/test_check.py::test_a_bot_that_plays_for_x_only_is_caught_as_o",
+    "tests/commands/test_check.py::test_a_bot_with_no_preference_for_quick_wins_is_slow",
+    "tests/commands/test_check.py::test_a_bot_with_its_own_marks",
+    # Sixteen processes writing at once; the default run kills one writer at random
+    # moments.
+    "tests/storage/test_shared.py::test_sixteen_writers_at_once_lose_no_record_no_count_and",
+    # Searches of a second or more: the default run keeps one of each kind.
+    "tests/engine/test_progress.py::test_tables_stay_under_their_cap",
+    "tests/engine/test_book.py::test_the_book_s_move_values_are_the_search_s[X",
+)
+"""Tests in the long run alone, by the start of their node id; they are slow, and
+what they check is checked in the default run more quickly or less thoroughly."""
+
+
+def long_tier(item: pytest.Item, first_cases: set[str]) -> bool:
+    """Whether ``item`` runs only in the long run (``TTT_LONG=1``). ``first_cases``
+    holds the parametrised tests of `ONE_CASE` whose first case has been seen."""
+    nodeid = item.nodeid
+    path = nodeid.split("::")[0]
+    if item.get_closest_marker("long") or path.startswith(IN_PROCESSES + FUZZ):
+        return True
+    if nodeid.startswith(SLOW):
+        return True
+    if path.startswith(ONE_CASE) and "[" in nodeid:
+        test = nodeid.split("[")[0]
+        if test in first_cases:
+            return True
+        first_cases.add(test)
+    return False
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Those modules first, in that order; the rest in collection order (the sort is
-    stable). The tests marked ``long``, and those `IN_PROCESSES`, are skipped unless
-    ``TTT_LONG=1``."""
+    """`LONGEST_FIRST` first, in that order; the rest in collection order (the sort is
+    stable). The tests of the long tier (`long_tier`) are marked ``long``, so that
+    ``-m long`` runs them all, and skipped unless ``TTT_LONG=1``."""
 
     def rank(item: pytest.Item) -> int:
         path = item.nodeid.split("::")[0]
         return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
 
-    items.sort(key=rank)
-    for item in items:
-        path = item.nodeid.split("::")[0]
-        if path.startswith(IN_PROCESSES) and path != "tests/terminal/test_fuzz.py":
+    first_cases: set[str] = set()
+    for item in items:  # in collection order, so that the first case is the first
+        if long_tier(item, first_cases):
             item.add_marker(pytest.mark.long)
+    items.sort(key=rank)
     if not LONG:
         skip = pytest.mark.skip(reason="a long run: set TTT_LONG=1 (.ci/run does)")
         for item in items:

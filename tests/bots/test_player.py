@@ -67,16 +67,34 @@ async def test_a_command_bot_answers_in_the_line_protocol() -> None:
     ids=["raises", "taken", "hangs"],
 )
 async def test_a_failing_bot_says_why_in_one_sentence(tmp_path: Path, body: str, why: str) -> None:
+    """A bot that never answers is given up at its 0.5 s limit: if the limit were not
+    kept, `verdict` fails here, saying so, instead of the whole run waiting on it."""
     bot = player_for(tmp_path, f"def choose_move(position):\n    {body}\n", timeout=0.5)
     try:
         with pytest.raises(BotFailed) as failed:
-            await bot.choose_move(Board.parse("X........"))
+            await verdict(bot, Board.parse("X........"))
         assert str(failed.value) == why
         # Nothing it did stops the next position being asked.
         with pytest.raises(BotFailed):
-            await bot.choose_move(Board.parse("X........"))
+            await verdict(bot, Board.parse("X........"))
     finally:
         await bot.close()
+
+
+PATIENCE = 20.0
+"""Seconds a test waits for the bot's move or its failure: far beyond any time limit the
+tests give a bot, so that only a limit not kept at all runs it out."""
+
+
+async def verdict(bot: BotPlayer, board: Board) -> int:
+    """The bot's move, or its `BotFailed`; fails the test if neither comes in `PATIENCE`
+    seconds (``close`` then stops the bot and the thread that waits on it)."""
+    try:
+        return await asyncio.wait_for(bot.choose_move(board), PATIENCE)
+    except TimeoutError:
+        pytest.fail(
+            f"no move and no failure from the bot in {PATIENCE:g} s: its time limit was not kept"
+        )
 
 
 @pytest.mark.parametrize(

@@ -68,14 +68,22 @@ def test_a_move_then_the_computer_is_asked_for_its_reply() -> None:
 
 
 def test_a_move_for_an_old_turn_is_dropped_and_its_search_cancelled() -> None:
+    """The old turn's answer comes when the computer is to move again, in another
+    position: only its token tells it apart from the answer now wanted."""
     session = make_session()
     session.play(0)
-    request = move_request(session)
+    old = move_request(session)
     reply = session.undo()
     assert isinstance(reply, Changed)
     assert reply.cancel == frozenset({Work.MOVE})
-    assert session.apply_move(request.token, 4, Difficulty.MEDIUM) is None
-    assert session.game.moves == []
+    session.play(8)
+    new = move_request(session)
+    assert new.token != old.token and session.game.ai_to_move
+    assert session.apply_move(old.token, 4, Difficulty.MEDIUM) is None
+    assert session.game.moves == [8]
+    assert session.thinking  # still waiting for the answer it asked for
+    assert isinstance(session.apply_move(new.token, 4, Difficulty.MEDIUM), Changed)
+    assert session.game.moves == [8, 4]
 
 
 def test_a_move_while_the_computer_is_to_move_is_refused() -> None:

@@ -86,6 +86,46 @@ def test_undo_a_new_game_and_the_other_modes_are_said_too() -> None:
     assert announcement(Heard(), ai) == "3x3, AI vs AI. Paused, X (Easy) to move; p resumes."
 
 
+def test_on_4x4_a_square_is_said_column_then_row() -> None:
+    """Off the diagonal, so that a square said row first (d2 for b4) is wrong."""
+    session = session_for(mode=Mode.TWO_PLAYERS, board=BoardSize.FOUR)
+    before = heard(session)
+    session.play(1)  # b1
+    session.play(7)  # d2
+    assert announcement(before, session) == "X plays b1. O plays d2. X to move."
+    for cell in (2, 11, 0):  # X c1, O d3, X a1
+        session.play(cell)
+    before = heard(session)
+    session.undo()
+    assert announcement(before, session) == "Taken back: X a1. X to move."
+    before = heard(session)
+    session.play(3)  # X d1 ...
+    session.play(12)  # O a4
+    session.play(0)  # ... and X a1: the top row
+    assert announcement(before, session) == (
+        "X plays d1. O plays a4. X plays a1 and wins: a1, b1, c1, d1. Press n for a new game."
+    )
+
+
+def test_on_5x5_a_square_is_said_column_then_row() -> None:
+    session = session_for(difficulty=Difficulty.HARD, board=BoardSize.FIVE)
+    assert announcement(Heard(), session) == "5x5, you play X. Your move."
+    before = heard(session)
+    session.play(9)  # e2
+    assert announcement(before, session) == "X plays e2. Hard is thinking."
+    computer_plays(session, 21)  # b5
+    assert announcement(before, session) == "X plays e2. O plays b5. Your move."
+    assert answer("last", session) == "Last move: O plays b5."
+    session = session_for(mode=Mode.TWO_PLAYERS, board=BoardSize.FIVE)
+    for cell in (1, 0, 6, 5, 11, 10):  # X down column b, O down column a
+        session.play(cell)
+    before = heard(session)
+    session.play(16)
+    assert announcement(before, session) == (
+        "X plays b4 and wins: b1, b2, b3, b4. Press n for a new game."
+    )
+
+
 @pytest.mark.parametrize(
     ("typed", "n", "command"),
     [
