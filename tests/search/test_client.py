@@ -7,15 +7,21 @@ import asyncio
 import os
 import random
 import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
 from tests.support import SIZE, Notes, looks, make_app
+from tests.support.terminal import ROOT
 from ttt_tui.engine import Board, Difficulty, Progress, analyze, choose_move
 from ttt_tui.play.session import Work
 from ttt_tui.play.settings import BoardSize, Mode, Settings
+from ttt_tui.proc.frames import write_pickle
 from ttt_tui.screens.game import GameScreen
 from ttt_tui.search.client import SearchProcess, SearchProcessDied
+from ttt_tui.search.worker import MOVE, Job
 
 LONG = Board.parse(".......O......X.......X..")
 """A 5x5 position whose full analysis takes seconds in a fresh process: long enough
@@ -173,3 +179,21 @@ async def test_the_app_goes_on_when_its_search_process_is_killed_mid_search() ->
         await pilot.pause()
         assert screen.session.game.moves == [14, 7, 22, 11]
         assert notes.messages[1:] == ["Coach off"]
+
+
+def test_the_search_process_ends_when_the_app_goes_even_mid_search() -> None:
+    """A search that never asks whether it was given up on (a bug) cannot outlive the
+    app: the process ends once its standard input closes."""
+    stuck = (
+        "import sys, time\n"
+        "import ttt_tui.search.worker as worker\n"
+        "worker.run_job = lambda job, cancelled, send: time.sleep(60)\n"
+        "sys.exit(worker.main())\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", stuck], stdin=subprocess.PIPE, cwd=ROOT)
+    assert process.stdin is not None
+    write_pickle(process.stdin, ("job", Job(1, MOVE, Board.empty(3), Difficulty.HARD)))
+    time.sleep(0.3)
+    assert process.poll() is None  # searching
+    process.stdin.close()
+    assert process.wait(timeout=10) == 0

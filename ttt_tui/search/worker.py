@@ -5,13 +5,14 @@ tuple in a `ttt_tui.proc.frames.PICKLES` frame, and runs one search at a time
 with the engine. A thread of its own reads what the app sends while a search
 runs, so a request to give the search up is seen within a few milliseconds: the
 search asks `cancelled` every few hundred positions. When its standard input
-closes (the app has gone), it gives up what it was doing and ends.
+closes (the app has gone), it ends at once, whatever it was doing.
 
 Only the engine and the framing are imported here, so the process starts quickly.
 """
 
 from __future__ import annotations
 
+import os
 import queue
 import random
 import signal
@@ -69,12 +70,10 @@ class Listener:
 
     def __init__(self, source: IO[bytes]) -> None:
         self.source = source
-        self.jobs: queue.Queue[Job | None] = queue.Queue()
-        """Jobs in the order they came; None once the app has gone or said stop."""
+        self.jobs: queue.Queue[Job] = queue.Queue()
+        """Jobs in the order they came."""
         self.cancelled_rid = -1
         """The job the app gave up on last."""
-        self.gone = False
-        """Whether the app has closed its end or said stop."""
 
     def run(self) -> None:
         while True:
@@ -83,9 +82,9 @@ class Listener:
             except Exception:  # ended, or unreadable: either way the app is gone
                 message = None
             if message is None:
-                self.gone = True
-                self.jobs.put(None)
-                return
+                # The app has gone (or said stop): nothing is left to search for, and a
+                # search that never asks `cancelled` (a bug) must not outlive it.
+                os._exit(0)
             kind, payload = message
             if kind == "cancel":
                 self.cancelled_rid = payload
@@ -94,7 +93,7 @@ class Listener:
 
     def cancelled(self, rid: int) -> Callable[[], bool]:
         """The cancel check of job ``rid``."""
-        return lambda: self.gone or self.cancelled_rid == rid
+        return lambda: self.cancelled_rid == rid
 
 
 def run_job(job: Job, cancelled: Callable[[], bool], send: Callable[[Reply], None]) -> None:
@@ -140,8 +139,6 @@ def main() -> int:
 
     while True:
         job = listener.jobs.get()
-        if job is None:
-            return 0
         try:
             run_job(job, listener.cancelled(job.rid), send)
         except (BrokenPipeError, OSError):
