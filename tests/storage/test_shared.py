@@ -97,7 +97,9 @@ def run_writers(data: Path, writers: int, games: int) -> list[list[str]]:
 
 
 def writers_lose_nothing(data: Path, writers: int, games: int) -> None:
-    Store(data).save_settings(Settings(ai_x_difficulty=Difficulty.HARD))  # nobody's field
+    first = Store(data)
+    first.save_settings(Settings(ai_x_difficulty=Difficulty.HARD))  # nobody's field
+    first.close()  # else its connection lives until a collection, and the WAL with it
 
     acknowledged = run_writers(data, writers, games)
     assert [len(a) for a in acknowledged] == [games] * writers
