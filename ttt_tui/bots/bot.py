@@ -88,6 +88,16 @@ stays well under the longest line read, and a slow function still answers in tim
 
 
 @dataclass(frozen=True, slots=True)
+class _Lost:
+    """No answer came: why (`Failure`, in words), and whether the bot exited with
+    status 0."""
+
+    failure: Failure
+    detail: str
+    cleanly: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Called:
     """What one of a CS50 file's functions (``winner``, ...) gave for a list of positions."""
 
@@ -206,16 +216,12 @@ class Bot:
         assert child is not None
         stray = tuple(line.strip() for line in child.received())  # after its last answer
         started = time.monotonic()
-        try:
-            child.send(board)
-            line = await child.receive(limit)
-        except ChildEnded:
-            return await self._died(board, child, stray)
-        except TimeoutError:
-            never = not self.hosted and not self._ever_answered
-            await self.stop()
-            late = f"no answer in {limit:g} s" + (UNFLUSHED if never else "")
-            return Reply(board, failure=Failure.TIMEOUT, detail=late, seconds=limit), False
+        never = not self.hosted and not self._ever_answered
+        line = await self._exchange(board, limit, UNFLUSHED if never else "")
+        if isinstance(line, _Lost):
+            if line.failure is Failure.TIMEOUT:
+                return Reply(board, failure=line.failure, detail=line.detail, seconds=limit), False
+            return Reply(board, failure=line.failure, detail=line.detail, stray=stray), line.cleanly
         seconds = time.monotonic() - started
         self._answered += 1
         self._ever_answered = True
@@ -232,8 +238,33 @@ class Bot:
             error = _explained(str(message["error"]), said=str(message["error"]), status=None)
             return Reply(board, failure=Failure.ERROR, detail=error, seconds=seconds), False
         changed = bool(message.get("changed"))
-        said = message.get("answer")
-        return Reply(board, said=said, changed_board=changed, seconds=seconds), False
+        answer = message.get("answer")
+        return Reply(board, said=answer, changed_board=changed, seconds=seconds), False
+
+    async def _exchange(self, request: object, limit: float, late: str) -> str | _Lost:
+        """Send ``request`` to the running bot and read its answer within ``limit``
+        seconds; if none comes, the bot is stopped and the loss says why (``late``
+        is added to a time-out's words)."""
+        child = self._child
+        assert child is not None
+        try:
+            child.send(request)
+            line: str = await child.receive(limit)  # a line: the bot speaks `LINES`
+            return line
+        except ChildEnded:
+            status = await child.wait(1.0)
+            said = child.stderr.strip()
+            await self.stop()
+            if not self.hosted and self._answered == 0 and status in CANNOT_RUN:
+                last = said.splitlines()[-1] if said else "cannot be run"
+                raise BotUnusable(f"{self.name}: {last}") from None
+            ended = "it ended" if status is None else f"it exited with status {status}"
+            detail = "\n".join(filter(None, [said, f"{ended} without answering"]))
+            detail = _explained(detail, said=said, status=status)
+            return _Lost(Failure.ERROR, detail, cleanly=status == 0)
+        except TimeoutError:
+            await self.stop()
+            return _Lost(Failure.TIMEOUT, f"no answer in {limit:g} s{late}", cleanly=False)
 
     async def call(
         self, name: str, boards: list[Board], actions: list[tuple[int, int]] | None = None
@@ -252,18 +283,11 @@ class Bot:
                 request["actions"] = actions[start : start + CALL_BATCH]
             if self._child is None or not self._child.running:
                 await self.start()
-            child = self._child
-            assert child is not None
-            try:
-                child.send(json.dumps(request))
-                message = _json(await child.receive(self.timeout))
-            except ChildEnded:
-                reply, _ = await self._died(boards[start], child, ())
-                return Called(values, failure=Failure.ERROR, detail=reply.detail)
-            except TimeoutError:
-                await self.stop()
-                late = f"no answer in {self.timeout:g} s to {len(request['positions'])} calls"
-                return Called(values, failure=Failure.TIMEOUT, detail=late)
+            count = len(request["positions"])
+            line = await self._exchange(json.dumps(request), self.timeout, f" to {count} calls")
+            if isinstance(line, _Lost):
+                return Called(values, failure=line.failure, detail=line.detail)
+            message = _json(line)
             if message is not None and message.get("missing"):
                 return Called([], missing=True)
             batch = None if message is None else message.get("values")
@@ -271,19 +295,6 @@ class Bot:
                 return Called(values, failure=Failure.ERROR, detail=f"unreadable reply {message!r}")
             values += batch
         return Called(values)
-
-    async def _died(self, board: Board, child: Child, stray: tuple[str, ...]) -> tuple[Reply, bool]:
-        """The bot ended without answering: its exit status and what it wrote on
-        standard error, and whether that status was 0."""
-        status = await child.wait(1.0)
-        said = child.stderr.strip()
-        await self.stop()
-        if not self.hosted and self._answered == 0 and status in CANNOT_RUN:
-            raise BotUnusable(f"{self.name}: {said.splitlines()[-1] if said else 'cannot be run'}")
-        ended = "it ended" if status is None else f"it exited with status {status}"
-        detail = "\n".join(filter(None, [said, f"{ended} without answering"]))
-        detail = _explained(detail, said=said, status=status)
-        return Reply(board, failure=Failure.ERROR, detail=detail, stray=stray), status == 0
 
 
 def _explained(detail: str, *, said: str, status: int | None) -> str:
