@@ -2,56 +2,24 @@
 correct file (`CORRECT`), and each classic bug as a few lines over it (`BUGGY`: a
 later ``def`` replaces the correct one), plus bots in the other conventions.
 
-`CORRECT`'s minimax uses its own `player`, `actions`, `result`, `terminal` and
-`utility`, remembering each position's value, so a bug in one of them shows in its
-moves as it would in a learner's, and a whole check takes seconds.
+`CORRECT` is the example bot (examples/bots/cs50_minimax.py) with a minimax that uses
+its `player`, `actions`, `result`, `terminal` and `utility`, remembering each
+position's value, so a bug in one of them shows in its moves as it would in a
+learner's, and a whole check takes seconds.
 """
 
 from __future__ import annotations
 
-CORRECT = '''
-X, O, EMPTY = "X", "O", None
-LINES = [[(r, 0), (r, 1), (r, 2)] for r in range(3)]
-LINES += [[(0, c), (1, c), (2, c)] for c in range(3)]
-LINES += [[(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)]]
+from pathlib import Path
 
+EXAMPLE = Path(__file__).parents[2] / "examples" / "bots" / "cs50_minimax.py"
 
-def player(board):
-    marks = sum(cell is not EMPTY for row in board for cell in row)
-    return X if marks % 2 == 0 else O
-
-
-def actions(board):
-    return {(i, j) for i in range(3) for j in range(3) if board[i][j] is EMPTY}
-
-
-def result(board, action):
-    i, j = action
-    if board[i][j] is not EMPTY:
-        raise ValueError(f"{action} is taken")
-    after = [row[:] for row in board]
-    after[i][j] = player(board)
-    return after
-
-
-def winner(board):
-    for line in LINES:
-        first = board[line[0][0]][line[0][1]]
-        if first is not EMPTY and all(board[i][j] == first for i, j in line):
-            return first
-    return None
-
+CORRECT = (
+    EXAMPLE.read_text(encoding="utf-8")
+    + '''
 
 def full(board):
     return all(cell is not EMPTY for row in board for cell in row)
-
-
-def terminal(board):
-    return winner(board) is not None or full(board)
-
-
-def utility(board):
-    return {X: 1, O: -1}.get(winner(board), 0)
 
 
 VALUES = {}
@@ -80,6 +48,7 @@ def minimax(board):
         return None
     return choose(board, player(board))
 '''
+)
 
 BUGGY = {
     # winner() checks the rows, the columns and one diagonal only.
