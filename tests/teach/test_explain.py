@@ -32,6 +32,7 @@ from ttt_tui.teach.explain import (
     flipped,
     guarantee,
     guarantee_lines,
+    narrate,
     pick,
     rough,
     shortened,
@@ -158,6 +159,21 @@ def test_tactics_are_what_the_board_says(board: Board) -> None:
 )
 def test_why_names_forks_blocks_and_forced_moves(position: str, square: str, expected: str) -> None:
     assert explain(position, square) == expected
+
+
+def test_a_block_that_is_neither_forced_nor_a_threat_is_named_plainly() -> None:
+    # O faces three threats (b1, b2, c2): blocking b1 is not forced (it saves nothing)
+    # and makes no threat of O's own. A best line never shows such a move (it stops at
+    # the fork), so it is narrated from a line given by hand.
+    board = Board.parse("X.XO..O.X")
+    block = next(c for c in board.legal_moves() if coordinate(c, 3) == "b1")
+    after = board.play(block)
+    win = pick(analyze(after))
+    line = [
+        Ply(board, block, analyze(board).moves[block]),
+        Ply(after, win, analyze(after).moves[win]),
+    ]
+    assert narrate(line) == "O answers b1, blocking a1–c1, then X b2 and completes a1–c3"
 
 
 @pytest.mark.parametrize("board", sample_3x3(15, seed=8), ids=str)
