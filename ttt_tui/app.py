@@ -630,7 +630,7 @@ class TicTacToeApp(AppFixes[None]):
             yield SystemCommand(
                 f"Mode: {MODE_LABELS[mode].long}",
                 "Starts a new game",
-                lambda m=mode: game.choose_mode(m),
+                lambda m=mode: game.new_game.mode(m),
             )
         for board in BoardSize:
             yield SystemCommand(
@@ -641,7 +641,7 @@ class TicTacToeApp(AppFixes[None]):
         if session.game.mode is Mode.AI_VS_AI:
             ai_vs_ai = MODE_LABELS[Mode.AI_VS_AI].long
             if session.paused:
-                yield SystemCommand("Resume", f"{ai_vs_ai} plays on (p)", game.action_resume)
+                yield SystemCommand("Resume", f"{ai_vs_ai} plays on (p)", game.action_pause)
             else:
                 yield SystemCommand(
                     "Pause", f"Stop {ai_vs_ai} after this move (p)", game.action_pause
@@ -655,7 +655,7 @@ class TicTacToeApp(AppFixes[None]):
                 yield SystemCommand(
                     f"Play as {mark.value}",
                     "X moves first; starts a new game",
-                    lambda m=mark: game.choose_mark(m),
+                    lambda m=mark: game.new_game.mark(m),
                 )
         yield SystemCommand("Coach on/off", "Show minimax's verdicts (c)", game.action_toggle_coach)
         yield SystemCommand(

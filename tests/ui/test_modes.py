@@ -4,7 +4,9 @@ starts."""
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Checkbox
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Checkbox, Static
 
 from tests.support import (
     SIZE,
@@ -56,9 +58,20 @@ async def test_d_changes_no_hidden_setting_outside_you_vs_ai() -> None:
             assert notes.messages == [said]
 
 
+async def typed(pilot: Pilot[None], line: str) -> None:
+    """``line`` typed in the move box, opened with ``:``, and Enter."""
+    await pilot.press(":", *line, "enter", "escape")
+    await pilot.pause()
+
+
+def said(screen: Screen[None]) -> str:
+    return str(screen.query_one("#announcement", Static).render())
+
+
 async def test_ai_vs_ai_offers_only_what_works_there() -> None:
-    """No Play, Undo, Redo or Hint in the footer; Pause reads Resume while paused;
-    a click says the game is paused; the hint counter is hidden."""
+    """No Play, Undo, Redo or Hint in the footer; Pause reads Resume while paused, and
+    typed in the move box each does nothing where the other is the key's; a click says
+    the game is paused; the hint counter is hidden."""
     ai = GatedAI()
     app = make_app(ai, settings=Settings(mode=Mode.AI_VS_AI))
     notes = Notes(app)
@@ -74,11 +87,15 @@ async def test_ai_vs_ai_offers_only_what_works_there() -> None:
             "q Quit",
         ]
         assert not screen.query_one("#hints-used").display
+        await typed(pilot, "resume")
+        assert said(screen) == "Resume does nothing now." and not screen.session.paused
 
         await pilot.press("p")
         await pilot.pause()
         assert screen.session.paused
         assert "p Resume" in (await footer_keys(pilot))
+        await typed(pilot, "pause")
+        assert said(screen) == "Pause does nothing now." and screen.session.paused
         assert await click_square(pilot, 8)
         await pilot.pause()
         assert notes.messages == ["Paused: the computer plays both sides here; p resumes."]

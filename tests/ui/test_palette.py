@@ -83,7 +83,7 @@ async def test_the_palette_offers_undo_redo_hint_pause_and_marks() -> None:
         screen.action_pause()
         await pilot.pause()
         assert "Resume" in titles(app) and "Undo" not in titles(app)
-        screen.action_resume()
+        screen.action_pause(False)
         assert "Pause" in titles(app)
 
 

@@ -126,6 +126,12 @@ class Act:
     """Do what a key does: the screen's action of this name."""
 
     action: str
+    """As a binding names it, with its parameters if any: ``undo``, ``pause(False)``."""
+
+    @property
+    def said(self) -> str:
+        """The action's name in the move box: ``resume``."""
+        return next(word for word, action in ACTIONS.items() if action == self.action)
 
 
 @dataclass(frozen=True)
@@ -148,8 +154,8 @@ ACTIONS = {
     "hint": "hint",
     "coach": "toggle_coach",
     "difficulty": "cycle_difficulty",
-    "pause": "pause",
-    "resume": "resume",
+    "pause": "pause(True)",
+    "resume": "pause(False)",
     "move now": "move_now",
     "explore": "explore",
     "review": "review",

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 from textual import on
+from textual.actions import parse
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, BindingType
 from textual.containers import Horizontal
@@ -17,18 +16,16 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from ttt_tui.compat.cursor import show_terminal_cursor
-from ttt_tui.engine import Player
 from ttt_tui.play.game import SavedGame
-from ttt_tui.play.results import MODE_LABELS
 from ttt_tui.play.session import Refused, Reply, Session
 from ttt_tui.play.settings import BOT, BoardSize, Level, Mode
 from ttt_tui.play.speech import Ask, Play, Unclear, answer, read_command
 from ttt_tui.screens import game_keys, game_search, resume_offer
 from ttt_tui.screens.base import BaseScreen
 from ttt_tui.screens.bot_offer import BotOffer
-from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.game_keys import EXPLORE_KEY_WIDTH as EXPLORE_KEY_WIDTH
 from ttt_tui.screens.game_search import Found, Searches
+from ttt_tui.screens.new_game import NewGameQuestion
 from ttt_tui.search.client import Searcher
 from ttt_tui.storage.saver import Saver
 from ttt_tui.storage.store import LeftGame
@@ -168,6 +165,10 @@ class GameScreen(BaseScreen[None]):
         """The computer's moves (minimax's or the learner's bot's) and minimax's analyses."""
         self._offer = BotOffer(self, session, bot, self.apply)
         """The offer to go on with Hard when the learner's bot gives no move."""
+        self.new_game = NewGameQuestion(
+            self, session, self._restarted, lambda: self._sidebar.revert()
+        )
+        """A new game on another board, in another mode or with the other mark."""
 
     def compose(self) -> ComposeResult:
         self.add_class(spacing_for(self.app.size.height))
@@ -282,11 +283,11 @@ class GameScreen(BaseScreen[None]):
         session = self.session
         match message:
             case Sidebar.BoardChosen(board=board):
-                self.action_board(board.n)
+                self.new_game.board(board)
             case Sidebar.ModeChosen(mode=mode):
-                self.choose_mode(mode)
+                self.new_game.mode(mode)
             case Sidebar.MarkChosen(mark=mark):
-                self.choose_mark(mark)
+                self.new_game.mark(mark)
             case Sidebar.DifficultyChosen(side=side, difficulty=difficulty):
                 self.apply(session.set_difficulty(difficulty, side))
             case Sidebar.CoachSwitched(on=coach):
@@ -308,56 +309,24 @@ class GameScreen(BaseScreen[None]):
             self._line.say(f"{command.why}.")
         elif command.action == "quit":
             await self.app.run_action("quit")
-        elif not self.check_action(command.action, ()):
-            self._line.say(f"{command.action.replace('_', ' ').capitalize()} does nothing now.")
+        elif not self.check_action(*parse(command.action)[1:]):
+            self._line.say(f"{command.said.capitalize()} does nothing now.")
         else:
             await self.run_action(command.action)
 
-    def choose_mode(self, mode: Mode) -> None:
-        """Play in ``mode``: a new game, once the person agrees to lose this one."""
-        if mode is not self.session.game.mode:
-            label = MODE_LABELS[mode].long
-            self._new_game_asked(f"Start a new game, {label}?", lambda: self.session.set_mode(mode))
-
-    def choose_mark(self, mark: Player) -> None:
-        """Play ``mark``: a new game, once the person agrees to lose this one."""
-        if mark is not self.session.game.human:
-            question = f"Start a new game as {mark.value}?"
-            self._new_game_asked(question, lambda: self.session.set_mark(mark))
-
     def action_board(self, n: int) -> None:
         """Play on the n x n board: a new game, once the person agrees to lose this one."""
-        board = BoardSize(n)
-        if board is not self.session.settings.board:
-            question = f"Start a new {board.label} game?"
-            self._new_game_asked(question, lambda: self.session.set_board(board))
-
-    def _new_game_asked(self, question: str, start: Callable[[], Reply]) -> None:
-        """Start a new game with ``start``, asking first where a game in progress would be
-        lost (recorded as abandoned): no, or Escape, keeps it exactly as it was."""
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.apply(start())
-                self.check_size()
-            else:
-                self._sidebar.revert()
-
-        if not self.session.would_abandon:
-            answered(True)
-            return
-        question += " This one will be recorded as abandoned."
-        self.app.push_screen(ConfirmScreen(question, "New game", "Keep playing"), answered)
+        self.new_game.board(BoardSize(n))
 
     def offer_left(self, left: LeftGame) -> None:
         """Ask whether to resume the game an earlier run left unfinished
         (`resume_offer.offer_left`)."""
+        resume_offer.offer_left(self.app, left, self.session, self.saver, self._restarted)
 
-        def resume(reply: Reply) -> None:
-            self.apply(reply)
-            self.check_size()
-
-        resume_offer.offer_left(self.app, left, self.session, self.saver, resume)
+    def _restarted(self, reply: Reply) -> None:
+        """A new game or a resumed one begun: its board may not fit."""
+        self.apply(reply)
+        self.check_size()
 
     def action_digit(self, digit: int) -> None:
         """Name a square by its number, digit by digit; the board plays it once complete."""
@@ -396,13 +365,10 @@ class GameScreen(BaseScreen[None]):
         """Highlight the best moves for the person to move, without playing them."""
         self.apply(self.session.hint())
 
-    def action_pause(self) -> None:
-        """Pause AI vs AI."""
-        self.apply(self.session.set_paused(True))
-
-    def action_resume(self) -> None:
-        """Resume AI vs AI."""
-        self.apply(self.session.set_paused(False))
+    def action_pause(self, paused: bool | None = None) -> None:
+        """Pause AI vs AI, or resume it (``paused`` False); the key does what the footer
+        says, the other of the two."""
+        self.apply(self.session.set_paused(not self.session.paused if paused is None else paused))
 
     def action_computer_plays_both(self) -> None:
         """Say why a key meant for a person does nothing in AI vs AI."""
@@ -475,14 +441,13 @@ class GameScreen(BaseScreen[None]):
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        """As every screen's, but a key of the game's that works where the footer does not
-        list it (`game_keys.listed`) is given as bound with ``show=False``."""
+        """As every screen's, but the game's keys as the footer lists them
+        (`game_keys.listed`)."""
         width = self.app.size.width
         return {
             key: active
             if active.node is not self
-            or game_keys.listed(active.binding.action, self.session, width)
-            else active._replace(binding=replace(active.binding, show=False))
+            else active._replace(binding=game_keys.listed(active.binding, self.session, width))
             for key, active in super().active_bindings.items()
         }
 

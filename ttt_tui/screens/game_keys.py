@@ -2,14 +2,16 @@
 
 One binding a key and action. A key works while `works` says so (the screen's
 ``check_action``: a key that does not is left out of the footer and passes to
-the next binding of it). A key that works is listed in the footer unless
-`listed` says not: redo with nothing to redo, and the review and the explorer
-where the footer has no room for them, still do what their keys say.
+the next binding of it). A key that works is listed in the footer as
+`listed` says: redo with nothing to redo, and the review and the explorer where
+the footer has no room for them, are not listed and still do what their keys
+say; the pause key reads "Resume" while paused.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding, BindingType
@@ -55,8 +57,8 @@ BINDINGS: list[BindingType] = [
     Binding("r", "redo", "Redo", tooltip=UNDO_TIP),
     Binding("c", "toggle_coach", "Coach", tooltip="coach: minimax's verdict on each square"),
     Binding("i", "hint", "Hint", tooltip="hint: highlight the best moves (your turn)"),
+    # "Resume" in the footer while paused (`shown`).
     Binding("p", "pause", "Pause", tooltip="pause or resume AI vs AI"),
-    Binding("p", "resume", "Resume", tooltip="pause or resume AI vs AI"),
     # In AI vs AI the keys above that need a person say why they do nothing.
     Binding("u,r,i,p", "computer_plays_both", show=False),
     Binding("s", "stats", "Stats", tooltip="all-time stats"),
@@ -115,8 +117,9 @@ def works(
         return False
     game = session.game
     ai_vs_ai = game.mode is Mode.AI_VS_AI
-    if action in ("pause", "resume"):
-        return ai_vs_ai and session.paused is (action == "resume") and not game.is_over
+    if action == "pause":  # the key either way; pause(True) or pause(False) if it changes
+        changes = not parameters or parameters[0] is not session.paused
+        return ai_vs_ai and not game.is_over and changes
     if action == "computer_plays_both":
         return ai_vs_ai
     if action == "close_move_box":
@@ -132,14 +135,20 @@ def works(
     return True
 
 
-def listed(action: str, session: Session, width: int) -> bool:
-    """Whether the footer of a terminal ``width`` columns wide lists a key bound to
-    ``action`` that works: redo only while there is something to redo, the review
-    and the explorer only where the footer has room for them."""
+def listed(binding: Binding, session: Session, width: int) -> Binding:
+    """``binding``, one that works, as the footer of a terminal ``width`` columns wide
+    lists it: redo only while there is something to redo, the review and the explorer
+    only where the footer has room for them (else ``show`` False), and the pause key
+    as "Resume" while paused."""
+    action = binding.action
+    if action == "pause" and session.paused:
+        return replace(binding, description="Resume")
     if action == "redo":
-        return bool(session.game.redo_stack)
-    if action == "review":
-        return width >= REVIEW_KEY_WIDTH
-    if action == "explore":
-        return width >= EXPLORE_KEY_WIDTH
-    return True
+        shown = bool(session.game.redo_stack)
+    elif action == "review":
+        shown = width >= REVIEW_KEY_WIDTH
+    elif action == "explore":
+        shown = width >= EXPLORE_KEY_WIDTH
+    else:
+        return binding
+    return binding if shown else replace(binding, show=False)
