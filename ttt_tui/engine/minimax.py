@@ -232,6 +232,19 @@ class _Meter:
         """Seconds since the count began."""
         return time.perf_counter() - self.start
 
+    def over_budget(self, nodes: int, cuts: int = 0, estimate: Estimate | None = None) -> Count:
+        """The count cut short by the budget, after ``nodes`` positions."""
+        done = min(nodes, self.budget or nodes)
+        return Count(self.search, done, False, None, cuts, self.root_moves, self.root_done,
+                     self.seconds, estimate)  # fmt: skip
+
+    def finished(self, board: Board, nodes: int, best: int, cuts: int = 0) -> Count:
+        """The whole count: ``best`` is the negamax score of ``board`` for its side to move."""
+        self.report(nodes)
+        x_score = best if board.to_move is Player.X else -best
+        return Count(self.search, nodes, True, verdict_of(board, x_score), cuts,
+                     self.root_moves, self.root_moves, self.seconds)  # fmt: skip
+
 
 def plain_minimax(
     board: Board,
@@ -284,28 +297,8 @@ def plain_minimax(
             best = max(best, -visit(opp, me | bit, empty ^ bit, cell))
             meter.root_done += 1
     except _OverBudget:
-        done = min(nodes, budget or nodes)
-        return Count(
-            Search.MINIMAX,
-            done,
-            False,
-            None,
-            root_moves=len(moves),
-            root_done=meter.root_done,
-            seconds=meter.seconds,
-            estimate=estimate_tree(board, SAMPLES, cancelled=cancelled),
-        )
-    x_score = best if board.to_move is Player.X else -best
-    meter.report(nodes)
-    return Count(
-        Search.MINIMAX,
-        nodes,
-        True,
-        verdict_of(board, x_score),
-        root_moves=len(moves),
-        root_done=len(moves),
-        seconds=meter.seconds,
-    )
+        return meter.over_budget(nodes, estimate=estimate_tree(board, SAMPLES, cancelled=cancelled))
+    return meter.finished(board, nodes, best)
 
 
 def alpha_beta(
@@ -366,28 +359,8 @@ def alpha_beta(
             best = max(best, value)
             meter.root_done += 1
     except _OverBudget:
-        return Count(
-            Search.ALPHA_BETA,
-            min(nodes, budget or nodes),
-            False,
-            None,
-            cuts=cuts,
-            root_moves=len(moves),
-            root_done=meter.root_done,
-            seconds=meter.seconds,
-        )
-    x_score = best if board.to_move is Player.X else -best
-    meter.report(nodes)
-    return Count(
-        Search.ALPHA_BETA,
-        nodes,
-        True,
-        verdict_of(board, x_score),
-        cuts=cuts,
-        root_moves=len(moves),
-        root_done=len(moves),
-        seconds=meter.seconds,
-    )
+        return meter.over_budget(nodes, cuts=cuts)
+    return meter.finished(board, nodes, best, cuts=cuts)
 
 
 def engine_count(
