@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -430,7 +429,6 @@ def test_a_signal_stops_with_what_was_graded_and_no_bot_left(
     # Signalled once it has asked something, however long a busy machine takes to
     # start it (a fixed 1.5 s was sometimes before the first question).
     wait_until(lambda: any(tmp_path.glob("ttt-tui-bot-*/asked")), "the bot to be asked")
-    time.sleep(0.5)
     pids = descendants(process.pid)  # the bot's jail, its limits launcher and the bot
     process.send_signal(signum)
     out, err = process.communicate(timeout=30)

@@ -25,7 +25,10 @@ async def main():
         time.sleep(1.1)  # it expires after the rack has checked it, before its toast is made
         rack = app.screen.query_one(ToastRack)
         await rack.mount(ToastHolder(Toast(notification)))
-        await pilot.pause(0.2)
+        for _ in range(500):  # the toast goes at once, unless the app is stuck
+            if not app.screen.query(Toast):
+                break
+            await pilot.pause(0.01)
         print("turning" if app.is_running and not app.screen.query(Toast) else "stuck")
 
 

@@ -97,8 +97,7 @@ async def test_closing_the_palette_while_it_gathers_commands() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot)
         await race(pilot, key("ctrl+p"), key("a"), *press_and_release(50, 25))
-        await pilot.pause(0.2)
-        assert app.screen is screen
+        await until(pilot, lambda: app.screen is screen, "the palette closed")
     assert app.return_code in (None, 0)
 
 
@@ -157,9 +156,9 @@ async def test_a_click_on_a_palette_line_that_has_just_gone() -> None:
         await start(pilot)
         await open_palette(pilot)
         await pilot.press(*"new game")
-        await pilot.pause(0.3)
         commands = app.screen.query_one(CommandList)
-        assert isinstance(commands, SafeCommandList) and commands.option_count >= 1
+        assert isinstance(commands, SafeCommandList)
+        await until(pilot, lambda: commands.option_count >= 1, "the commands found")
         x, y = commands.region.x + 2, commands.region.y
         stale = events.Click(
             commands, 2, 0, 0, 0, 1, False, False, False, x, y, style=Style(meta={"option": 99})
@@ -168,8 +167,7 @@ async def test_a_click_on_a_palette_line_that_has_just_gone() -> None:
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette)
         assert await pilot.click(SafeCommandList, offset=(4, 1))
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, GameScreen)
+        await until(pilot, lambda: isinstance(app.screen, GameScreen), "the command run")
     assert app.return_code in (None, 0)
 
 
@@ -188,8 +186,8 @@ async def test_the_palette_closing_while_it_waits_to_say_no_matches(
         await open_palette(pilot)
         await race(pilot, key("z"), key("z"))
         await resize(pilot, MIN_WIDTH - 1, MIN_HEIGHT)
-        await pilot.pause(0.2)  # the countdown (at most 10 ms) fires as the palette closes
         await until(pilot, lambda: app.screen is screen, "the palette closed")
+        await pilot.pause(0.02)  # the countdown (at most 10 ms) has fired, as it closed
         assert app.is_running
     assert app.return_code in (None, 0)
 
@@ -205,8 +203,7 @@ async def test_the_palette_reopened_while_the_last_one_is_still_closing() -> Non
         assert isinstance(closing, GamePalette)
         closing.dismiss()  # as Escape does; its removal is still under way below
         app.action_command_palette()
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, CommandPalette), "the new palette")
         assert app.is_running
-        assert isinstance(app.screen, CommandPalette)
         await pilot.press("escape")
     assert app.return_code in (None, 0)

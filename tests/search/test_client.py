@@ -77,7 +77,10 @@ async def test_progress_names_time_positions_and_stage(searcher: SearchProcess) 
     reports: list[Progress] = []
     task = asyncio.create_task(searcher.analyze(LONG, reports.append))
     await running(searcher, reports)
-    await asyncio.sleep(0.3)
+    for _ in range(3000):  # a second report, with more positions
+        if reports[-1].nodes > reports[0].nodes:
+            break
+        await asyncio.sleep(0.01)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -173,8 +176,11 @@ async def test_the_app_goes_on_when_its_search_process_is_killed_mid_search() ->
             "The search process stopped; a new one has taken over and the game goes on."
         ]
         screen.session.progress.clear()
-        await pilot.pause(0.5)
-        assert Work.ANALYSIS in screen.session.progress  # the new process works on it
+        for _ in range(3000):  # the new process works on it, and says so
+            if Work.ANALYSIS in screen.session.progress:
+                break
+            await pilot.pause(0.01)
+        assert Work.ANALYSIS in screen.session.progress
         await pilot.press("c", "1", "2")  # coach off; O b3
         await pilot.pause()
         assert screen.session.game.moves == [14, 7, 22, 11]

@@ -219,6 +219,6 @@ async def test_a_dialog_over_the_game_keeps_the_cursor() -> None:
         await until(pilot, lambda: screen is not app.screen, "the palette")
         await pilot.press("h")
         await resize(pilot, 110, 32)  # the board under the palette is drawn afresh
-        await pilot.pause(0.1)
+        typing_spot = app.screen.query_one(Input).cursor_screen_offset
+        await until(pilot, lambda: app.cursor_position == typing_spot, "the cursor on the palette")
         assert app.cursor_position != board_spot
-        assert app.cursor_position == app.screen.query_one(Input).cursor_screen_offset
