@@ -14,6 +14,10 @@ from tests.support.environment import LONG, plain_environment
 from ttt_tui.widgets import board as board_widget
 
 
+pytest_plugins = ("tests.support.timeouts",)
+"""A failed test's time limit kept through its teardown."""
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """The caller's terminal settings go for the whole run, subprocesses included.
 

@@ -156,6 +156,7 @@ def modules_loaded(body: str, packages: tuple[str, ...]) -> list[str]:
         text=True,
         check=True,
         cwd=ROOT,
+        timeout=20,  # within the test's own limit: a stuck probe is killed, not left behind
     )
     return [name for name in result.stdout.strip().split(",") if name]
 
