@@ -392,9 +392,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = Options("python -m tools.bench", main.__doc__, *COUNTS)
     described = "the compiled baselines' folder (default: %(default)s)"
     parser.add_argument("--baselines", type=Path, default=BASELINES, metavar="DIR", help=described)
-    parser.add_argument("--ui", action="store_true", help="the interface benchmark instead")
-    parser.add_argument("--search", action="store_true", help="the search benchmark instead")
-    parser.add_argument("--data", action="store_true", help="the data benchmark instead")
     args = parser.parse(args_list)
     print(f"ttt-tui engine benchmark: {machine()}; all figures are medians.")
     target = 0.05 if args.quick else 0.2

@@ -85,8 +85,7 @@ def measure(games: int, seed: int, n: int) -> dict[Matchup, Record]:
     records = {}
     for difficulty, opponent, side in itertools.product(Difficulty, Opponent, Player):
         matchup = Matchup(difficulty, opponent, side)
-        level, other = policy(difficulty), policy(opponent)
-        policies = {side: level, side.other: other}
+        policies = {side: policy(difficulty), side.other: policy(opponent)}
         record = Record()
         for game in range(games):
             rngs = dict(zip(Player, game_rngs(seed, matchup, game, n), strict=True))

@@ -1,16 +1,8 @@
-"""The benchmarks that drive the game in a pseudo-terminal, each figure printed beside
-its baseline from the same run, and its goal; Linux only, as CPU times and memory come
-from /proc.
-
-- ``python -m tools.bench --ui``: the game against a bare Textual app in pseudo-terminals
-  and in browser tabs, and the explorer counting against one that is not.
-- ``python -m tools.bench --search``: arrow keys while the coach searches a 5x5 position
-  against the same game with the coach off, and how long a search given up on goes on.
-- ``python -m tools.bench --data``: the data layer's screens and commands with up to a
-  million recorded games against an empty data directory.
-
-docs/performance.md and docs/data.md say how each figure is taken, and why its goal.
-"""
+"""The benchmarks that drive the game in a pseudo-terminal: ``python -m tools.bench
+--ui`` (`main`), ``--search`` (`search_main`) and ``--data`` (`data_main`), each figure
+printed beside its baseline from the same run, and its goal. Linux only: CPU times and
+memory come from /proc. docs/performance.md and docs/data.md say how each figure is
+taken, and why its goal."""
 
 from __future__ import annotations
 
@@ -657,9 +649,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f" {plural(args.runs, 'launch', 'launches')}, interleaved with the other's,"
         f" {len(game['arrow'])} arrow keys and {len(game['play'])} plays, one key at a time;"
         f" {plural(args.tabs, 'tab')} to each server; {plural(args.tree_keys, 'tree move')}"
-        " to each explorer. CPU is the app's process group's."
+        " to each explorer. CPU is the app's process group's.\n"
     )
-    print()
     print(report(figures, tabs, tree))
     return 0
 
