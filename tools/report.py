@@ -1,6 +1,6 @@
-"""What every benchmark shares: its options, its progress and failures, its figures'
-statistics and formats, its tables, its goals' verdicts, and the fresh interpreters it
-measures in."""
+"""What the tools share: their options; and a benchmark's progress and failures, its
+figures' statistics and formats, its tables, its goals' verdicts, and the fresh
+interpreters it measures in."""
 
 from __future__ import annotations
 
