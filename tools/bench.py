@@ -1,11 +1,10 @@
 """``python -m tools.bench``: the engine on every board against the tutorials' naive
 minimax, in Python and compiled (``../shared/baselines`` beside the clone), measured in
-the same run; no Textual, no Rich. ``--ui`` runs `tools.uibench` instead, ``--search``
-`tools.searchbench`. docs/engine.md says what each row measures."""
+the same run; no Textual, no Rich. ``--ui`` and ``--search`` run `tools.uibench`'s
+benchmarks instead. docs/engine.md says what each row measures."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -23,6 +22,9 @@ from typing import Any
 
 from tools.report import (
     ROOT,
+    BenchError,
+    Count,
+    Options,
     Seconds,
     format_mib,
     format_speedup,
@@ -32,6 +34,7 @@ from tools.report import (
     p95,
     plural,
     run_child,
+    spread,
     verdict,
 )
 from ttt_tui.engine import Board, Difficulty, analyze, choose_move
@@ -42,12 +45,8 @@ BASELINES = ROOT.parent / "shared" / "baselines"
 RUST_TARGET = Path.home() / ".cache" / "ttt-tui-bench" / "rust-naive-minimax"
 """Where cargo builds the compiled baseline: outside the repository."""
 
-REFERENCE_4X4_NODES = 25_034
-"""Nodes a pure-Python alpha-beta (table, symmetries, forced blocks) needed for (4,4,4)."""
 REFERENCE_5X5_NODES = 65_784
-"""Nodes a pure-Python proof search needed to prove (5,5,4) a draw."""
-REFERENCE_5X5_SECONDS: Seconds = 1.15
-"""CPU seconds that proof search took, on the machine it was quoted from."""
+"""Nodes a pure-Python proof search needed to prove (5,5,4) a draw: docs/engine.md."""
 
 WARM_POSITION = "X...O...X"
 """O to move against two corners: the trap where only an edge holds the draw."""
@@ -312,9 +311,8 @@ def three_by_three(repeat: int, naive_runs: int, target: Seconds, baselines: Pat
         "Baseline: the tutorials' naive minimax (no memo, no pruning) picks the first\n"
         f"move on an empty 3x3 board: move {naive.move}, score {naive.score},"
         f" {naive.nodes:,} nodes visited.\n"
-        "Nodes counted: every minimax() call, i.e. every position below the root; the\n"
-        f"root is scored by find_best_move's loop. With the root the game tree has"
-        f" {naive.nodes + 1:,}.\n\n{table}\n\n{goal}"
+        "Nodes counted: every minimax() call, every position below the root (the root is\n"
+        f"scored by find_best_move's loop).\n\n{table}\n\n{goal}"
     )
 
 
@@ -329,9 +327,6 @@ def big_boards(runs: int, games: int, coach: Sequence[str]) -> str:
 
     def median(rows: list[dict[str, Any]], key: str) -> float:
         return statistics.median(float(r[key]) for r in rows)
-
-    def spread(times: Sequence[Seconds]) -> tuple[str, str]:
-        return format_time(statistics.median(times)), format_time(p95(times))
 
     four_cpu, four_rss = median(four, "cpu"), max(r["rss"] for r in four)
     proof_cpu, proof_nodes = median(proof, "cpu"), proof[0]["nodes"]
@@ -366,76 +361,44 @@ def big_boards(runs: int, games: int, coach: Sequence[str]) -> str:
         f" in one process (tables warm across games). Slowest move: {format_time(max(cpu))} of"
         f" CPU, {format_time(max(wall))} wall, {max(nodes):,} nodes; Hard lost"
         f" {played['lost']}; {played['entries']:,} table entries at the end. The reviews are of"
-        " its games against Hard, each in a fresh process, as `ttt-tui review` makes them.\n"
-        f"References, not measured here: a pure-Python alpha-beta reached the 4x4 value in"
-        f" {REFERENCE_4X4_NODES:,} nodes; a pure-Python proof search proved 5x5 a draw in"
-        f" {REFERENCE_5X5_NODES:,} nodes and {format_time(REFERENCE_5X5_SECONDS)}."
+        " its games against Hard, each in a fresh process, as `ttt-tui review` makes them."
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser for ``python -m tools.bench``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m tools.bench",
-        description="Time the engine against the tutorials' naive minimax in the same run"
-        " and print medians with ratios. --ui --help and --search --help list the interface"
-        " benchmarks' options.",
-    )
-    parser.add_argument(
-        "--repeat",
-        type=int,
-        metavar="N",
-        help="fresh processes for the cold"
-        " figures, timeit repeats for the warm ones (default: 15; 3 with --quick)",
-    )
-    parser.add_argument(
-        "--naive-runs",
-        type=int,
-        metavar="N",
-        help="runs of the naive search (default: 5; 1 with --quick)",
-    )
-    parser.add_argument(
-        "--games",
-        type=int,
-        metavar="N",
-        help="5x5 games of Hard per opponent and side (default: 3; 1 with --quick)",
-    )
-    parser.add_argument(
-        "--baselines",
-        type=Path,
-        default=BASELINES,
-        metavar="DIR",
-        help="the compiled baselines' folder (default: %(default)s)",
-    )
-    parser.add_argument("--quick", action="store_true", help="fewer and shorter runs, for tests")
-    parser.add_argument("--ui", action="store_true", help="the interface benchmark instead")
-    parser.add_argument("--search", action="store_true", help="the search benchmark instead")
-    return parser  # fmt: skip
+COUNTS = (
+    Count("--repeat", "fresh processes for the cold figures, timeit repeats for the warm ones",
+          15, quick=3),
+    Count("--naive-runs", "runs of the naive search", 5, quick=1),
+    Count("--games", "5x5 games of Hard per opponent and side", 3, quick=1),
+)  # fmt: skip
+"""The benchmark's options, beside ``--baselines``."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the benchmark and print its tables; returns the exit status. With ``--ui`` or
-    ``--search``, the other arguments go to that benchmark."""
+    """Time the engine against the tutorials' naive minimax in the same run and print
+    medians with ratios; with --ui, --search or --data, run that benchmark instead (its
+    --help lists its options)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if "--ui" in args_list:
+    flag = next((f for f in ("--ui", "--search", "--data") if f in args_list), None)
+    if flag is not None:
         from tools import uibench
 
-        return uibench.main([a for a in args_list if a != "--ui"])
-    if "--search" in args_list:
-        from tools import searchbench
-
-        return searchbench.main([a for a in args_list if a != "--search"])
-    parser = build_parser()
-    args = parser.parse_args(args_list)
-    quick: bool = args.quick
-    repeat: int = args.repeat or (3 if quick else 15)
-    naive_runs: int = args.naive_runs or (1 if quick else 5)
-    games: int = args.games or (1 if quick else 3)
+        run = {"--ui": uibench.main, "--search": uibench.search_main, "--data": uibench.data_main}
+        try:
+            return run[flag]([a for a in args_list if a != flag])
+        except BenchError as error:
+            print(f"benchmark failed: {error}", file=sys.stderr)
+            return 1
+    parser = Options("python -m tools.bench", main.__doc__, *COUNTS)
+    described = "the compiled baselines' folder (default: %(default)s)"
+    parser.add_argument("--baselines", type=Path, default=BASELINES, metavar="DIR", help=described)
+    args = parser.parse(args_list)
     print(f"ttt-tui engine benchmark: {machine()}; all figures are medians.")
-    print(three_by_three(repeat, naive_runs, 0.05 if quick else 0.2, args.baselines))
+    target = 0.05 if args.quick else 0.2
+    print(three_by_three(args.repeat, args.naive_runs, target, args.baselines))
     print()
-    coach = first_positions(0)[:1] if quick else first_positions(COACH_SAMPLE)
-    print(big_boards(1 if quick else 5, games, coach))
+    coach = first_positions(0)[:1] if args.quick else first_positions(COACH_SAMPLE)
+    print(big_boards(1 if args.quick else 5, args.games, coach))
     return 0
 
 

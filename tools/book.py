@@ -6,13 +6,13 @@ with a mark more, its value alone. docs/engine.md says why the game needs it;
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from tools.report import Options
 from ttt_tui.engine import Board
 from ttt_tui.engine.search import _solver, best_moves, evaluate
 
@@ -21,6 +21,11 @@ BOOK_MARKS = 2
 
 TARGET = Path(__file__).resolve().parents[1] / "ttt_tui" / "engine" / "opening.py"
 """Where the book is written."""
+
+
+def sides(board: Board) -> tuple[int, int]:
+    """The marks of the side to move and of the other side, as the solver keys them."""
+    return (board.x, board.o) if board.x.bit_count() == board.o.bit_count() else (board.o, board.x)
 
 
 def book_positions(marks: int = BOOK_MARKS) -> dict[int, Board]:
@@ -33,13 +38,7 @@ def book_positions(marks: int = BOOK_MARKS) -> dict[int, Board]:
     for _ in range(marks + 1):
         following: list[Board] = []
         for board in frontier:
-            solver = _solver(board)
-            me, opp = (
-                (board.x, board.o)
-                if board.x.bit_count() == board.o.bit_count()
-                else (board.o, board.x)
-            )
-            key = solver.canonical(me, opp)
+            key = _solver(board).canonical(*sides(board))
             if key in found:
                 continue
             found[key] = board
@@ -67,11 +66,7 @@ def value_entry(board: Board) -> tuple[str, int]:
 
 def entry(board: Board) -> tuple[str, int, int]:
     """A book entry: outcome, plies, and the best moves as a mask in canonical orientation."""
-    solver = _solver(board)
-    me, opp = (
-        (board.x, board.o) if board.x.bit_count() == board.o.bit_count() else (board.o, board.x)
-    )
-    _, perm = solver.orient(me, opp)
+    _, perm = _solver(board).orient(*sides(board))
     verdict, moves = best_moves(board)
     assert verdict.plies is not None
     return verdict.outcome.value, verdict.plies, sum(1 << perm[c] for c in moves)
@@ -124,16 +119,12 @@ def render(entries: Entries, values: Values) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Compute the book and write it; returns the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="python -m tools.book",
-        description=(
-            "Prove Hard's moves in every early 5x5 position, and the value of every"
-            " position one mark later, and write the opening book."
-        ),
-    )
-    parser.add_argument("--output", type=Path, default=TARGET, help=f"default: {TARGET}")
-    args = parser.parse_args(argv)
+    """Prove Hard's moves in every early 5x5 position, and the value of every position one
+    mark later, and write the opening book."""
+    parser = Options("python -m tools.book", main.__doc__)
+    where = f"the file to write (default: {TARGET})"
+    parser.add_argument("--output", type=Path, default=TARGET, metavar="FILE", help=where)
+    args = parser.parse(argv)
     positions = book_positions()
     entries: Entries = {}
     start = time.process_time()

@@ -1,17 +1,20 @@
-"""What every benchmark shares: its figures' statistics and formats, its tables, its
-goals' verdicts, and the fresh interpreters it measures in."""
+"""What the tools share: their options; and a benchmark's progress and failures, its
+figures' statistics and formats, its tables, its goals' verdicts, and the fresh
+interpreters it measures in."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
 import platform
+import statistics
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 Seconds = float
 """A duration in seconds."""
@@ -28,6 +31,58 @@ one goes too), or make every start compile from source, which an installed game 
 does."""
 
 
+class BenchError(Exception):
+    """A measured program did not start, did not answer, or exited."""
+
+
+def progress(message: str) -> None:
+    """Say on standard error how far a benchmark has got."""
+    print(f"  {message}", file=sys.stderr, flush=True)
+
+
+class Count(NamedTuple):
+    """An option saying how many times a tool measures something: its flag, what it
+    counts, its default, its value in a ``--quick`` run (None when the tool has no
+    ``--quick``), and the least value it takes (0 leaves what it counts out)."""
+
+    flag: str
+    what: str
+    default: int
+    quick: int | None = None
+    least: int = 1
+
+
+class Options(argparse.ArgumentParser):
+    """A tool's parser: an ``N`` option for each of its `Count`, ``--quick`` if any has
+    a quick value, and whatever else the tool adds. Its description is the docstring of
+    the tool's ``main``, which says what the tool does."""
+
+    def __init__(self, prog: str, description: str | None, *counts: Count) -> None:
+        super().__init__(prog=prog, description=description)
+        self.counts = counts
+        for count in counts:
+            quick = "" if count.quick is None else f"; {count.quick} with --quick"
+            described = f"{count.what} (default: {count.default}{quick})"
+            self.add_argument(count.flag, type=int, metavar="N", help=described)
+        if any(count.quick is not None for count in counts):
+            self.add_argument("--quick", action="store_true", help="a short run, for tests")
+
+    def parse(self, argv: Sequence[str] | None) -> argparse.Namespace:
+        """The arguments, each count given, else its quick value with ``--quick``, else
+        its default."""
+        args = self.parse_args(argv)
+        for count in self.counts:
+            name = count.flag.removeprefix("--").replace("-", "_")
+            value = getattr(args, name)
+            if value is None:
+                quick = getattr(args, "quick", False) and count.quick is not None
+                value = count.quick if quick else count.default
+            if value < count.least:
+                self.error(f"{count.flag}: expected at least {count.least}, got {value}")
+            setattr(args, name, value)
+        return args
+
+
 def child_env(data: Path | None = None) -> dict[str, str]:
     """A measured child's environment: this clone first on the path, a plain xterm, and
     ``data`` as the game's data directory if given."""
@@ -41,14 +96,9 @@ def child_env(data: Path | None = None) -> dict[str, str]:
 
 def run_child(script: str, *args: str) -> dict[str, Any]:
     """Run a measuring script in a fresh interpreter and read the JSON line it prints."""
-    out = subprocess.run(
-        [sys.executable, "-c", script, *args],
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    data: dict[str, Any] = json.loads(out)
+    command = [sys.executable, "-c", script, *args]
+    done = subprocess.run(command, env=child_env(), capture_output=True, text=True, check=True)
+    data: dict[str, Any] = json.loads(done.stdout)
     return data
 
 
@@ -60,15 +110,15 @@ def machine() -> str:
     )
 
 
-def percentile(values: Sequence[float], fraction: float) -> float:
-    """The nearest-rank percentile: the smallest value with ``fraction`` of them at or below."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
-
-
 def p95(values: Sequence[float]) -> float:
-    """The nearest-rank 95th percentile."""
-    return percentile(values, 0.95)
+    """The nearest-rank 95th percentile: the smallest value with 95% of them at or below."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
+
+
+def spread(values: Sequence[Seconds]) -> list[str]:
+    """Durations' median and 95th percentile, formatted."""
+    return [format_time(statistics.median(values)), format_time(p95(values))]
 
 
 def format_time(seconds: Seconds) -> str:
@@ -102,19 +152,23 @@ def format_speedup(baseline: Seconds, seconds: Seconds) -> str:
     return f"{round(ratio, 3 - len(str(int(ratio)))):,.0f}x {word}"
 
 
-def format_ratio(ratio: float | None) -> str:
-    """A ratio to a baseline with two decimals, ``1.32x``; ``—`` without one."""
-    return "—" if ratio is None else f"{ratio:.2f}x"
-
-
 def verdict(met: bool) -> str:
     """A goal's verdict."""
     return "met" if met else "not met"
 
 
-def within(ratio: float | None, goal: float) -> str:
-    """A ratio's goal and verdict: ``1.5x: met``."""
-    return f"{goal:g}x: " + ("not measured" if ratio is None else verdict(ratio <= goal))
+def compared(
+    label: str, value: Seconds, base: Seconds, goal: float | None = None, baseline: str = ""
+) -> list[str]:
+    """A table's row for a figure against its baseline from the same run, named after
+    the cells: the two figures, their ratio (``1.32x``; ``—`` for a baseline of 0, such
+    as CPU under one clock tick) and, for a ``goal`` ratio, the goal and its verdict."""
+    ratio = value / base if base else None
+    cells = [label, format_time(value), format_time(base) + (f" ({baseline})" if baseline else "")]
+    cells.append("—" if ratio is None else f"{ratio:.2f}x")
+    if goal is None:
+        return [*cells, ""]
+    return [*cells, f"{goal:g}x: " + ("not measured" if ratio is None else verdict(ratio <= goal))]
 
 
 def markdown_table(header: Sequence[str], body: Sequence[Sequence[str]], right: set[int]) -> str:

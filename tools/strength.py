@@ -4,7 +4,6 @@ percentages and whether the levels are strictly ordered. No Textual, no Rich."""
 
 from __future__ import annotations
 
-import argparse
 import enum
 import itertools
 import random
@@ -12,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tools.report import markdown_table
+from tools.report import Count, Options, markdown_table
 from ttt_tui.engine import SIZES, Board, Cell, Difficulty, Player, Status, choose_move
 
 Policy = Callable[[Board, random.Random], Cell]
@@ -86,8 +85,7 @@ def measure(games: int, seed: int, n: int) -> dict[Matchup, Record]:
     records = {}
     for difficulty, opponent, side in itertools.product(Difficulty, Opponent, Player):
         matchup = Matchup(difficulty, opponent, side)
-        level, other = policy(difficulty), policy(opponent)
-        policies = {side: level, side.other: other}
+        policies = {side: policy(difficulty), side.other: policy(opponent)}
         record = Record()
         for game in range(games):
             rngs = dict(zip(Player, game_rngs(seed, matchup, game, n), strict=True))
@@ -139,31 +137,15 @@ def combined(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Measure, print the table and the ordering check; returns the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="python -m tools.strength",
-        description="Play each difficulty against a random and a perfect opponent, as X and"
-        " as O, and print win / draw / loss percentages.",
-    )
-    parser.add_argument(
-        "--games",
-        type=int,
-        default=2_000,
-        metavar="N",
-        help="games per row of the table (default: %(default)s)",
-    )
-    parser.add_argument(
-        "--size",
-        type=int,
-        default=3,
-        choices=sorted(SIZES),
-        help="the board: 3 (3 in a row), 4 (4 in a row) or 5 (4 in a row); default 3",
-    )
+    """Play each difficulty against a random and a perfect opponent, as X and as O, and
+    print win / draw / loss percentages and whether the levels are strictly ordered."""
+    games = Count("--games", "games per row of the table", 2000)
+    parser = Options("python -m tools.strength", main.__doc__, games)
+    boards = "the board: 3 (3 in a row), 4 (4 in a row) or 5 (4 in a row); default 3"
+    parser.add_argument("--size", type=int, default=3, choices=sorted(SIZES), help=boards)
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="seed for every game's randomness (default: %(default)s)")  # fmt: skip
-    args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error(f"expected at least 1 game, got {args.games}")
+    args = parser.parse(argv)
     n, games, seed = args.size, args.games, args.seed
     records = measure(games, seed, n)
     print(
