@@ -28,13 +28,25 @@ LAYERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("play", ("engine",), True),
     ("teach", ("engine", "play"), True),
     ("storage", ("engine", "play"), True),
+    ("online", ("engine", "play"), True),
     ("search", ("engine", "proc"), True),
     ("bots", ("engine", "play", "teach", "proc"), True),
     ("compat", (), False),
     ("widgets", ("engine", "play", "teach", "compat"), False),
     (
         "screens",
-        ("engine", "play", "teach", "storage", "search", "bots", "proc", "compat", "widgets"),
+        (
+            "engine",
+            "play",
+            "teach",
+            "storage",
+            "online",
+            "search",
+            "bots",
+            "proc",
+            "compat",
+            "widgets",
+        ),
         False,
     ),
     (
@@ -44,7 +56,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ),
     (
         "commands",
-        ("engine", "play", "teach", "storage", "bots", "proc", "compat", "app"),
+        ("engine", "play", "teach", "storage", "online", "bots", "proc", "compat", "app"),
         False,
     ),
     (
