@@ -256,8 +256,14 @@ TEST_ONLY = sorted(
 """The modules of the packages only the tests need: pytest and its plugins, hypothesis,
 pyte, the linters."""
 
-WEB_MODULES = {PACKAGE / "commands" / "serve.py", PACKAGE / "compat" / "serve.py"}
-"""The modules only `ttt-tui serve` loads, which may import the ``web`` extra's packages."""
+WEB_MODULES = {
+    PACKAGE / "commands" / "serve.py",
+    PACKAGE / "compat" / "serve.py",
+    PACKAGE / "online" / "server.py",
+    PACKAGE / "online" / "client.py",
+}
+"""The modules only `ttt-tui serve` and online play load, which may import the ``web``
+extra's packages."""
 
 
 def test_the_wheel_holds_the_package_alone() -> None:

@@ -1,0 +1,120 @@
+"""A client of the room server: joins with an invite, then sends what the person does
+and hands back what the server says. Needs aiohttp (the ``web`` extra).
+
+A join the server refuses, or one that reaches no server, raises `JoinRefused` with a
+sentence for the person before anything is drawn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import aiohttp
+
+from ttt_tui.online import protocol
+from ttt_tui.online.protocol import MAX_FRAME, Invite, ProtocolError
+
+PING_EVERY = 5.0
+"""Seconds between a client's signs of life (the room's `LIVE_WINDOW` is well above)."""
+
+CONNECT_TIMEOUT = 10.0
+"""Seconds to reach the server and be let in."""
+
+
+class JoinRefused(Exception):
+    """The server refused the join, or none answered: `reason` names why (the protocol's
+    refusal, or ``unreachable``, ``not-a-server``), and the message says it in words."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class RoomClient:
+    """One connection to a room, as a player or a watcher."""
+
+    def __init__(self, invite: Invite, name: str) -> None:
+        self.invite = invite
+        self.name = name
+        self.role = ""
+        """``host``, ``guest`` or ``watcher``, once let in."""
+        self._session: aiohttp.ClientSession | None = None
+        self._socket: aiohttp.ClientWebSocketResponse | None = None
+        self._pinger: asyncio.Task[None] | None = None
+
+    async def connect(self) -> str:
+        """Reach the server and send the invite's secret; the role let in as. Raises
+        `JoinRefused`."""
+        where = self.invite.netloc
+        self._session = aiohttp.ClientSession()
+        try:
+            self._socket = await asyncio.wait_for(
+                self._session.ws_connect(
+                    self.invite.socket_url, max_msg_size=MAX_FRAME, autoping=True
+                ),
+                CONNECT_TIMEOUT,
+            )
+            await self._socket.send_str(
+                protocol.hello(self.invite.room, self.invite.secret, self.name)
+            )
+            first = await asyncio.wait_for(self.receive(), CONNECT_TIMEOUT)
+        except aiohttp.WSServerHandshakeError:
+            await self.close()
+            raise JoinRefused("not-a-server", f"{where} is not a ttt-tui room server") from None
+        except (aiohttp.ClientError, OSError, TimeoutError) as error:
+            await self.close()
+            raise JoinRefused("unreachable", f"no server answers at {where} ({error})") from None
+        if first is None or first.get("type") != "welcome":
+            await self.close()
+            if first is not None and first.get("type") == "refused":
+                raise JoinRefused(str(first.get("reason")), str(first.get("message")))
+            raise JoinRefused("not-a-server", f"{where} closed the connection")
+        self.role = str(first.get("role"))
+        self._pinger = asyncio.create_task(self._ping_forever())
+        return self.role
+
+    async def _ping_forever(self) -> None:
+        while True:
+            await asyncio.sleep(PING_EVERY)
+            await self.send('{"type":"ping"}')
+
+    async def receive(self) -> dict[str, object] | None:
+        """The server's next message, or None once the connection has closed (after a
+        ``refused`` message, if the server said why)."""
+        if self._socket is None:
+            return None
+        while True:
+            frame = await self._socket.receive()
+            if frame.type is not aiohttp.WSMsgType.TEXT:
+                return None
+            try:
+                return protocol.read_object(frame.data)
+            except ProtocolError:
+                continue
+
+    async def send(self, text: str) -> bool:
+        """Send a message's text; False if the connection has gone."""
+        if self._socket is None or self._socket.closed:
+            return False
+        try:
+            await self._socket.send_str(text)
+        except (ConnectionError, aiohttp.ClientError):
+            return False
+        return True
+
+    async def move(self, game: int, seq: int, cell: int) -> bool:
+        """Send a move for the position ``seq`` moves into game ``game``."""
+        return await self.send(protocol.move(game, seq, cell))
+
+    async def close(self) -> None:
+        """Close the connection (idempotent)."""
+        if self._pinger is not None:
+            self._pinger.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pinger
+            self._pinger = None
+        if self._socket is not None:
+            await self._socket.close()
+        if self._session is not None:
+            await self._session.close()

@@ -1,0 +1,415 @@
+"""The room server: rooms (`ttt_tui.online.room`) spoken to over aiohttp's websockets.
+
+Needs aiohttp (the ``web`` extra); only a running server or client imports this.
+
+Each connection is on its own: a frame that is not the protocol's, a flood, a huge
+message or a plain HTTP request closes that connection with a reason and touches no
+other. The first message must be ``hello`` with the secret, within `HELLO_TIMEOUT`.
+A ticker ends the games of players away past their grace period, and the rooms
+nobody has played in for the idle time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import secrets
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from socket import AF_INET, AF_INET6, create_server
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from ttt_tui import __version__
+from ttt_tui.engine import Player
+from ttt_tui.online import protocol
+from ttt_tui.online.protocol import (
+    MAX_FRAME,
+    PROTOCOL,
+    ROOM_PATH,
+    SOCKET_PATH,
+    Hello,
+    Invite,
+    Leave,
+    Move,
+    Ping,
+    ProtocolError,
+    Rematch,
+)
+from ttt_tui.online.room import (
+    DEFAULT_GRACE,
+    ConnectionId,
+    Joined,
+    MoveRefused,
+    Refusal,
+    Room,
+    Seat,
+)
+
+DEFAULT_MAX_ROOMS = 100
+"""Rooms at once unless told otherwise."""
+
+DEFAULT_PER_ADDRESS = 16
+"""Connections at once from one address unless told otherwise."""
+
+DEFAULT_IDLE = 30 * 60.0
+"""Seconds without a move (or a join, a rematch, a leave) before a room ends."""
+
+HELLO_TIMEOUT = 10.0
+"""Seconds a new connection has to send its ``hello``."""
+
+RATE = 10.0
+"""Messages a second a connection may send on average..."""
+
+BURST = 30.0
+"""...and at most this many at once."""
+
+TICK = 1.0
+"""Seconds between the ticker's looks at the grace periods and the idle rooms."""
+
+CLOSE_TIMEOUT = 2.0
+"""Seconds a closing socket waits for the other end to agree before it is cut."""
+
+REFUSED_CODE = 4000
+"""The websocket close code of a refusal; its reason is the `Refusal`'s value."""
+
+
+class RoomsFull(RuntimeError):
+    """No room can be made: the server holds its most already."""
+
+
+@dataclass
+class Bucket:
+    """A connection's rate limit: a token bucket of `BURST`, refilled at `RATE`."""
+
+    tokens: float = BURST
+    at: float = 0.0
+
+    def take(self, now: float) -> bool:
+        """Spend one token if there is one."""
+        self.tokens = min(BURST, self.tokens + (now - self.at) * RATE)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@dataclass
+class Connection:
+    """A socket that has joined a room."""
+
+    socket: web.WebSocketResponse
+    room: str
+    bucket: Bucket = field(default_factory=Bucket)
+
+
+class RoomServer:
+    """Rooms served over websockets at `SOCKET_PATH`, on one aiohttp application."""
+
+    def __init__(
+        self,
+        *,
+        max_rooms: int = DEFAULT_MAX_ROOMS,
+        per_address: int = DEFAULT_PER_ADDRESS,
+        idle: float = DEFAULT_IDLE,
+        clock: Callable[[], float] = time.monotonic,
+        hello_timeout: float = HELLO_TIMEOUT,
+    ) -> None:
+        self.max_rooms = max_rooms
+        self.per_address = per_address
+        self.idle = idle
+        self.clock = clock
+        self.hello_timeout = hello_timeout
+        self.rooms: dict[str, Room] = {}
+        self.connections: dict[ConnectionId, Connection] = {}
+        self.addresses: Counter[str] = Counter()
+        self._numbers = itertools.count(1)
+        self._ticker: asyncio.Task[None] | None = None
+        self._closing: set[asyncio.Task[None]] = set()
+        """Other connections being closed, each on its own (a dead one takes a while)."""
+        self._runner: web.AppRunner | None = None
+        self.host = ""
+        """Where the server listens, once started."""
+        self.port = 0
+        self.ended: asyncio.Event = asyncio.Event()
+        """Set when a room ends (for `ttt-tui host`, whose one room is its reason to run)."""
+
+    # Rooms ------------------------------------------------------------------------------
+
+    def create_room(
+        self,
+        *,
+        n: int = 3,
+        host_mark: Player = Player.X,
+        host_name: str = "Host",
+        grace: float = DEFAULT_GRACE,
+    ) -> str:
+        """Make a room and give its name; raises `RoomsFull` at the limit."""
+        if len(self.rooms) >= self.max_rooms:
+            raise RoomsFull(f"the server holds its most rooms ({self.max_rooms}) already")
+        name = secrets.token_urlsafe(9)
+        self.rooms[name] = Room(
+            n=n, host_mark=host_mark, host_name=host_name, grace=grace, now=self.clock()
+        )
+        return name
+
+    def invites(self, name: str, host: str, port: int) -> dict[Seat | None, Invite]:
+        """The room's three invites at ``host:port``: each seat's, and the watchers' (None)."""
+        room = self.rooms[name]
+        found: dict[Seat | None, Invite] = {
+            seat: Invite(host, port, name, state.secret) for seat, state in room.seats.items()
+        }
+        found[None] = Invite(host, port, name, room.watch_secret)
+        return found
+
+    async def end_room(self, name: str, reason: Refusal = Refusal.ROOM_ENDED) -> None:
+        """End a room: each of its connections told why and closed, the room forgotten."""
+        room = self.rooms.pop(name, None)
+        if room is None:
+            return
+        for number in room.connections():
+            connection = self.connections.get(number)
+            if connection is not None:
+                self._refuse_later(connection.socket, reason)
+        self.ended.set()
+
+    # Running ----------------------------------------------------------------------------
+
+    def application(self) -> web.Application:
+        """The aiohttp application: the socket, and plain pages for a browser that
+        comes to an invite's or the socket's address."""
+        app = web.Application()
+        app.router.add_get(SOCKET_PATH, self._socket)
+        app.router.add_get(ROOM_PATH + "{room}", self._room_page)
+        app.router.add_get("/", self._room_page)
+        return app
+
+    async def start(self, host: str, port: int) -> int:
+        """Listen on ``host:port`` (0: a free port) and start the ticker; the port."""
+        self._runner = web.AppRunner(self.application(), access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        family = AF_INET6 if ":" in host else AF_INET
+        try:
+            listening = create_server((host, port), family=family)
+        except BaseException:
+            await self._runner.cleanup()
+            raise
+        site = web.SockSite(self._runner, listening)
+        await site.start()
+        self.host = host
+        self.port = int(listening.getsockname()[1])
+        self._ticker = asyncio.create_task(self._tick_forever())
+        return self.port
+
+    async def stop(self) -> None:
+        """End every room, close every connection, stop listening."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+        for name in list(self.rooms):
+            await self.end_room(name)
+        if self._closing:
+            await asyncio.gather(*self._closing, return_exceptions=True)
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(TICK)
+            await self.tick()
+
+    async def tick(self) -> None:
+        """End the games of players away too long, and the rooms idle too long."""
+        now = self.clock()
+        for name, room in list(self.rooms.items()):
+            if room.idle_for(now) >= self.idle:
+                await self.end_room(name)
+            elif room.tick(now):
+                await self._broadcast(room)
+
+    # Pages --------------------------------------------------------------------------------
+
+    async def _room_page(self, request: web.Request) -> web.Response:
+        return web.Response(
+            text="This is a ttt-tui game server. To play or watch, run:\n"
+            "  ttt-tui join 'INVITE'\n"
+            "with the whole invite you were given, the part after # included.\n",
+            headers={"Cache-Control": "no-store"},
+        )
+
+    # The socket ---------------------------------------------------------------------------
+
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, autoping=True, timeout=CLOSE_TIMEOUT)
+        if not socket.can_prepare(request).ok:
+            return web.Response(
+                status=426,
+                text="This is a ttt-tui game socket: join with `ttt-tui join INVITE`.\n",
+                headers={"Connection": "close", "Upgrade": "websocket"},
+            )
+        address = request.remote or "?"
+        await socket.prepare(request)
+        if self.addresses[address] >= self.per_address:
+            await self._refuse(socket, Refusal.TOO_MANY)
+            return socket
+        self.addresses[address] += 1
+        number = next(self._numbers)
+        try:
+            await self._serve(socket, number)
+        finally:
+            self.addresses[address] -= 1
+            if self.addresses[address] <= 0:
+                del self.addresses[address]
+            connection = self.connections.pop(number, None)
+            if connection is not None:
+                room = self.rooms.get(connection.room)
+                if room is not None:
+                    room.drop(number, self.clock())
+                    await self._broadcast(room)
+            if not socket.closed:
+                await socket.close()
+        return socket
+
+    async def _serve(self, socket: web.WebSocketResponse, number: ConnectionId) -> None:
+        try:
+            first = await asyncio.wait_for(socket.receive(), self.hello_timeout)
+        except TimeoutError:
+            await self._refuse(socket, Refusal.NO_HELLO)
+            return
+        refusal = self._frame_refusal(first.type)
+        if refusal is not None:
+            await self._refuse(socket, refusal)
+            return
+        try:
+            hello = protocol.read_client(first.data)
+        except ProtocolError:
+            await self._refuse(socket, Refusal.BAD_MESSAGE)
+            return
+        if not isinstance(hello, Hello):
+            await self._refuse(socket, Refusal.BAD_MESSAGE)
+            return
+        if hello.protocol != PROTOCOL:
+            await self._refuse(socket, Refusal.VERSION)
+            return
+        room = self.rooms.get(hello.room)
+        if room is None:
+            await self._refuse(socket, Refusal.WRONG_INVITE)
+            return
+        joined = room.join(hello.secret, number, self.clock(), hello.name)
+        if isinstance(joined, Refusal):
+            await self._refuse(socket, joined)
+            return
+        connection = Connection(socket, hello.room)
+        connection.bucket.at = self.clock()
+        self.connections[number] = connection
+        if joined.replaced is not None:
+            old = self.connections.pop(joined.replaced, None)
+            if old is not None:
+                self._refuse_later(old.socket, Refusal.REPLACED)
+        await self._welcome(socket, joined)
+        await self._broadcast(room)
+        await self._listen(socket, number, connection)
+
+    async def _welcome(self, socket: web.WebSocketResponse, joined: Joined) -> None:
+        role = "watcher" if joined.seat is None else joined.seat.value
+        await self._send(
+            socket,
+            {"type": "welcome", "protocol": PROTOCOL, "version": __version__, "role": role},
+        )
+
+    async def _listen(
+        self, socket: web.WebSocketResponse, number: ConnectionId, connection: Connection
+    ) -> None:
+        while True:
+            frame = await socket.receive()
+            if frame.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
+                return
+            refusal = self._frame_refusal(frame.type)
+            if refusal is None and not connection.bucket.take(self.clock()):
+                refusal = Refusal.TOO_FAST
+            message = None
+            if refusal is None:
+                try:
+                    message = protocol.read_client(frame.data)
+                except ProtocolError:
+                    refusal = Refusal.BAD_MESSAGE
+            room = self.rooms.get(connection.room)
+            if room is None:
+                return
+            if refusal is not None or message is None or isinstance(message, Hello):
+                await self._refuse(socket, refusal or Refusal.BAD_MESSAGE)
+                return
+            now = self.clock()
+            room.heard(number, now)
+            if isinstance(message, Ping):
+                await self._send(socket, {"type": "pong"})
+            elif isinstance(message, Move):
+                await self._move(socket, room, number, message)
+            elif isinstance(message, Rematch):
+                room.rematch(number, now)
+                await self._broadcast(room)
+            elif isinstance(message, Leave):
+                room.leave(number, now)
+                self.connections.pop(number, None)
+                await self._broadcast(room)
+                await self._refuse(socket, Refusal.LEFT)
+                return
+
+    async def _move(
+        self, socket: web.WebSocketResponse, room: Room, number: ConnectionId, move: Move
+    ) -> None:
+        try:
+            room.move(number, move.game, move.seq, move.cell, self.clock())
+        except MoveRefused as refused:
+            await self._send(
+                socket, {"type": "error", "reason": refused.reason.value, "message": str(refused)}
+            )
+            await self._send(socket, room.state(number, self.clock()))
+            return
+        await self._broadcast(room)
+
+    @staticmethod
+    def _frame_refusal(kind: WSMsgType) -> Refusal | None:
+        if kind is WSMsgType.TEXT:
+            return None
+        if kind is WSMsgType.ERROR:
+            return Refusal.TOO_BIG  # aiohttp reports a frame above max_msg_size so
+        return Refusal.BAD_MESSAGE
+
+    # Sending ------------------------------------------------------------------------------
+
+    async def _broadcast(self, room: Room) -> None:
+        now = self.clock()
+        for number in sorted(room.connections()):
+            connection = self.connections.get(number)
+            if connection is not None:
+                await self._send(connection.socket, room.state(number, now))
+
+    @staticmethod
+    async def _send(socket: web.WebSocketResponse, message: dict[str, object]) -> None:
+        if socket.closed:
+            return
+        with contextlib.suppress(ConnectionError):
+            await socket.send_str(protocol.write(message))
+
+    def _refuse_later(self, socket: web.WebSocketResponse, reason: Refusal) -> None:
+        """Refuse and close another connection than the one being served, in a task of
+        its own: a dead peer's close takes `CLOSE_TIMEOUT`, which nobody else waits for."""
+        task = asyncio.create_task(self._refuse(socket, reason))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _refuse(self, socket: web.WebSocketResponse, reason: Refusal) -> None:
+        """Say why, then close: the reason in a message and in the close frame."""
+        await self._send(
+            socket, {"type": "refused", "reason": reason.value, "message": reason.message}
+        )
+        if not socket.closed:
+            code = WSCloseCode.MESSAGE_TOO_BIG if reason is Refusal.TOO_BIG else REFUSED_CODE
+            with contextlib.suppress(ConnectionError):
+                await socket.close(code=code, message=reason.value.encode())
