@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 
 import aiohttp
 
@@ -31,6 +32,18 @@ class JoinRefused(Exception):
         self.reason = reason
 
 
+def why(error: BaseException) -> str:
+    """A failed connection's reason in a few words: ``Connection refused``."""
+    if isinstance(error, aiohttp.ClientConnectorError):
+        number = error.os_error.errno
+        return os.strerror(number) if number else "cannot connect"
+    if isinstance(error, TimeoutError):
+        return "no answer in time"
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return type(error).__name__
+
+
 class RoomClient:
     """One connection to a room, as a player or a watcher."""
 
@@ -47,6 +60,7 @@ class RoomClient:
         """Reach the server and send the invite's secret; the role let in as. Raises
         `JoinRefused`."""
         where = self.invite.netloc
+        await self.close()  # a reconnect starts afresh
         self._session = aiohttp.ClientSession()
         try:
             self._socket = await asyncio.wait_for(
@@ -64,7 +78,9 @@ class RoomClient:
             raise JoinRefused("not-a-server", f"{where} is not a ttt-tui room server") from None
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
             await self.close()
-            raise JoinRefused("unreachable", f"no server answers at {where} ({error})") from None
+            raise JoinRefused(
+                "unreachable", f"no server answers at {where} ({why(error)})"
+            ) from None
         if first is None or first.get("type") != "welcome":
             await self.close()
             if first is not None and first.get("type") == "refused":
@@ -116,5 +132,7 @@ class RoomClient:
             self._pinger = None
         if self._socket is not None:
             await self._socket.close()
+            self._socket = None
         if self._session is not None:
             await self._session.close()
+            self._session = None

@@ -1,0 +1,144 @@
+"""What `ttt-tui host` and `ttt-tui join` run: the room server (for `host`), a client
+let in before the full screen starts (so a refusal is one line and exit status 2), and
+the online screen in a small app of its own, all on one event loop.
+
+Needs the ``web`` extra (aiohttp); imported only when one of those commands runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import sys
+from pathlib import Path
+
+from textual.app import App
+
+from ttt_tui.commands.play import SCREEN_READER_ENV
+from ttt_tui.engine import Player
+from ttt_tui.online.client import JoinRefused, RoomClient
+from ttt_tui.online.protocol import Invite
+from ttt_tui.online.room import Seat
+from ttt_tui.online.server import RoomServer
+from ttt_tui.play.settings import BoardSize
+from ttt_tui.screens.online import OnlineScreen
+from ttt_tui.storage import Store
+from ttt_tui.storage.files import write_atomic
+from ttt_tui.storage.saver import Saver
+
+ANY_ADDRESS = ("0.0.0.0", "::", "")
+"""Bind addresses that listen on every network: the invite names this machine instead."""
+
+
+class OnlineApp(App[None]):
+    """The app of an online game: the online screen alone."""
+
+    TITLE = "ttt-tui"
+
+    def __init__(self, screen: OnlineScreen, theme: str) -> None:
+        super().__init__()
+        self._online = screen
+        self._theme_name = theme
+
+    def on_mount(self) -> None:
+        if self._theme_name in self.available_themes:
+            self.theme = self._theme_name
+        self.push_screen(self._online)
+
+
+def this_machine() -> str:
+    """An address of this machine that others on its network can reach: the one its
+    route out leaves from (no packet is sent), else its name."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere
+        return str(probe.getsockname()[0])
+    except OSError:
+        return socket.gethostname()
+    finally:
+        probe.close()
+
+
+def host(args: argparse.Namespace) -> int:
+    """Run `ttt-tui host`."""
+    return asyncio.run(_host(args))
+
+
+def join(args: argparse.Namespace, invite: Invite) -> int:
+    """Run `ttt-tui join`."""
+    return asyncio.run(_join(args, invite))
+
+
+async def _host(args: argparse.Namespace) -> int:
+    server = RoomServer(idle=args.idle)
+    try:
+        port = await server.start(args.bind, args.port)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        print(f"ttt-tui host: cannot listen on {args.bind}:{args.port}: {reason}", file=sys.stderr)
+        return 2
+    try:
+        board: BoardSize = args.board or BoardSize.THREE
+        name = server.create_room(
+            n=board.n, host_mark=Player(args.mark), host_name=args.name, grace=args.grace
+        )
+        shown_host = this_machine() if args.bind in ANY_ADDRESS else args.bind
+        invites = server.invites(name, shown_host, port)
+        play, watch = invites[Seat.GUEST].url, invites[None].url
+        if args.invite_file is not None:
+            try:
+                write_atomic(Path(args.invite_file), f"{play}\n{watch}\n".encode())
+            except OSError as error:
+                reason = error.strerror or str(error)
+                print(
+                    f"ttt-tui host: cannot write the invites to {args.invite_file}: {reason}",
+                    file=sys.stderr,
+                )
+                return 2
+        local = "127.0.0.1" if args.bind in ANY_ADDRESS else args.bind
+        mine = invites[Seat.HOST]
+        client = RoomClient(Invite(local, port, mine.room, mine.secret), args.name)
+        try:
+            await client.connect()
+        except JoinRefused as refused:
+            print(f"ttt-tui host: {refused}", file=sys.stderr)
+            return 1
+        return await _play(client, (play, watch))
+    finally:
+        await server.stop()
+
+
+async def _join(args: argparse.Namespace, invite: Invite) -> int:
+    client = RoomClient(invite, args.name)
+    try:
+        await client.connect()
+    except JoinRefused as refused:
+        print(f"ttt-tui join: {refused}", file=sys.stderr)
+        return 2
+    return await _play(client, None)
+
+
+async def _play(client: RoomClient, invites: tuple[str, str] | None) -> int:
+    """Play through ``client`` on the online screen until the person quits; the game's
+    records are saved in this player's own data directory, off the event loop."""
+    store = Store()
+    settings = store.load_settings()
+    saver = Saver(store)
+    saver.start()
+    screen = OnlineScreen(
+        client,
+        record=saver.record_game,
+        invites=invites,
+        screen_reader=settings.screen_reader or os.environ.get(SCREEN_READER_ENV) == "1",
+    )
+    app = OnlineApp(screen, settings.theme)
+    try:
+        await app.run_async()
+    finally:
+        await client.close()
+        told = await asyncio.to_thread(saver.close)
+    for words in told:
+        print(f"ttt-tui: {words}", file=sys.stderr)
+    return 0
