@@ -11,6 +11,7 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 
 import pytest
+from aiohttp import web
 
 from ttt_tui.__main__ import main
 from ttt_tui.online.client import RoomClient
@@ -132,3 +133,23 @@ async def test_a_held_seat_or_an_ended_room_is_refused_before_the_screen(
     finally:
         await guest.close()
         await server.stop()
+
+
+async def test_a_web_server_that_is_not_ttt_tui_s_is_named_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    app = web.Application()
+    runner = web.AppRunner(app)
+    await runner.setup()
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        site = web.SockSite(runner, listening)
+        await site.start()
+        port = int(listening.getsockname()[1])
+        try:
+            status = await asyncio.to_thread(main, ["join", INVITE.format(port=port)])
+        finally:
+            await runner.cleanup()
+    assert status == 2
+    assert (
+        one_line(capsys, "join") == f"ttt-tui join: 127.0.0.1:{port} is not a ttt-tui room server"
+    )
