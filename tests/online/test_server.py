@@ -14,10 +14,11 @@ import pytest
 
 from ttt_tui.engine import Player
 from ttt_tui.online import protocol
+from ttt_tui.online import server as server_module
 from ttt_tui.online.client import JoinRefused, RoomClient
 from ttt_tui.online.protocol import MAX_FRAME, Invite, read_state
 from ttt_tui.online.room import LIVE_WINDOW, Seat
-from ttt_tui.online.server import REFUSED_CODE, RoomServer, RoomsFull
+from ttt_tui.online.server import OUTBOX, REFUSED_CODE, Connection, RoomServer, RoomsFull
 
 
 @dataclass
@@ -390,3 +391,62 @@ async def test_the_rooms_are_capped(served: Served) -> None:
     served.server.create_room(n=5, host_mark=Player.O)
     with pytest.raises(RoomsFull, match="3"):
         served.server.create_room()
+
+
+class StuckSocket:
+    """A socket whose peer has stopped reading: every send waits for ever."""
+
+    closed = False
+
+    def __init__(self) -> None:
+        self.sent = 0
+
+    async def send_str(self, text: str) -> None:
+        self.sent += 1
+        await asyncio.Event().wait()
+
+    async def close(self, **_: object) -> bool:
+        self.closed = True
+        return True
+
+
+class Transport:
+    aborted = False
+
+    def abort(self) -> None:
+        self.aborted = True
+
+
+async def test_a_connection_that_stops_reading_is_cut_off_and_holds_up_nobody(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Everything a joined connection is sent goes through its own writer: one whose
+    peer stopped reading fills its own outbox, is cut off, and the room plays on."""
+    monkeypatch.setattr(server_module, "CUT_TIMEOUT", 0.01)
+    host, guest = await players(served)
+    server = served.server
+    stuck, transport = StuckSocket(), Transport()
+    watcher = Connection(stuck, served.room, transport)  # type: ignore[arg-type]
+    watcher.writer = asyncio.create_task(server._write(watcher))
+    room = server.rooms[served.room]
+    room.join(room.watch_secret, 999, served.clock.now)
+    server.connections[999] = watcher
+    for seq, cell in enumerate((0, 3, 1, 4, 2)):
+        await (host if seq % 2 == 0 else guest).move(1, seq, cell)
+        await state_after(host, seq + 1)
+        await state_after(guest, seq + 1)
+    assert stuck.sent == 1 and not watcher.cut  # the first state, and it hangs there
+    for _ in range(OUTBOX):
+        server._broadcast(room)
+    assert watcher.cut
+    for _ in range(50):
+        if transport.aborted:
+            break
+        await asyncio.sleep(0.01)
+    assert transport.aborted and stuck.closed and watcher.writer.done()
+    await host.send('{"type":"rematch"}')
+    await guest.send('{"type":"rematch"}')
+    while read_state(await next_of(host, "state")).game != 2:
+        pass
+    await host.close()
+    await guest.close()

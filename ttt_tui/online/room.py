@@ -71,6 +71,8 @@ class Refusal(enum.Enum):
     """A frame above the size limit."""
     TOO_FAST = "too-fast"
     """More messages than the rate limit allows."""
+    TOO_SLOW = "too-slow"
+    """The connection stopped reading what it was sent."""
     TOO_MANY = "too-many"
     """Too many connections from one address, or too many rooms."""
     NO_HELLO = "no-hello"
@@ -95,6 +97,7 @@ _REFUSALS = {
     Refusal.BAD_MESSAGE: "a message that is not ttt-tui's protocol",
     Refusal.TOO_BIG: "a message above the size limit",
     Refusal.TOO_FAST: "too many messages too quickly",
+    Refusal.TOO_SLOW: "the connection stopped reading the game",
     Refusal.TOO_MANY: "the server is full: too many rooms or connections",
     Refusal.NO_HELLO: "no invite was sent in time",
     Refusal.REPLACED: "the same invite connected again; this connection is closed",

@@ -73,6 +73,12 @@ TICK = 1.0
 CLOSE_TIMEOUT = 2.0
 """Seconds a closing socket waits for the other end to agree before it is cut."""
 
+CUT_TIMEOUT = 1.0
+"""Seconds a connection cut off for not reading is given to take the reason."""
+
+OUTBOX = 64
+"""Messages waiting to be written to one connection before it counts as not reading."""
+
 REFUSED_CODE = 4000
 """The websocket close code of a refusal; its reason is the `Refusal`'s value."""
 
@@ -98,13 +104,27 @@ class Bucket:
         return True
 
 
+Outgoing = str | Refusal | None
+"""What a connection's writer is handed: a message's text, a refusal to say and close
+with, or None to stop."""
+
+
 @dataclass
 class Connection:
-    """A socket that has joined a room."""
+    """A socket that has joined a room, and what is still to be sent on it.
+
+    Everything sent to a joined connection goes through its `outbox`, written by a task
+    of its own, in order: a peer that stops reading fills its own outbox and is cut off
+    (`Refusal.TOO_SLOW`), and never holds up what the others in its room are sent."""
 
     socket: web.WebSocketResponse
     room: str
+    transport: asyncio.Transport | None
     bucket: Bucket = field(default_factory=Bucket)
+    outbox: asyncio.Queue[Outgoing] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
+    writer: asyncio.Task[None] | None = None
+    cut: bool = False
+    """Whether it is being cut off for not reading."""
 
 
 class RoomServer:
@@ -174,7 +194,7 @@ class RoomServer:
         for number in room.connections():
             connection = self.connections.get(number)
             if connection is not None:
-                self._refuse_later(connection.socket, reason)
+                self._post(connection, reason)
         self.ended.set()
 
     # Running ----------------------------------------------------------------------------
@@ -213,6 +233,7 @@ class RoomServer:
                 await self._ticker
         for name in list(self.rooms):
             await self.end_room(name)
+        await asyncio.sleep(0)  # the writers take up the rooms' ends
         if self._closing:
             await asyncio.gather(*self._closing, return_exceptions=True)
         if self._runner is not None:
@@ -230,7 +251,7 @@ class RoomServer:
             if room.idle_for(now) >= self.idle:
                 await self.end_room(name)
             elif room.tick(now):
-                await self._broadcast(room)
+                self._broadcast(room)
 
     # Pages --------------------------------------------------------------------------------
 
@@ -259,23 +280,31 @@ class RoomServer:
             return socket
         self.addresses[address] += 1
         number = next(self._numbers)
+        held: list[Connection] = []
         try:
-            await self._serve(socket, number)
+            await self._serve(socket, number, request.transport, held)
         finally:
             self.addresses[address] -= 1
             if self.addresses[address] <= 0:
                 del self.addresses[address]
-            connection = self.connections.pop(number, None)
-            if connection is not None:
-                room = self.rooms.get(connection.room)
+            if self.connections.pop(number, None) is not None:
+                room = self.rooms.get(held[0].room)
                 if room is not None:
                     room.drop(number, self.clock())
-                    await self._broadcast(room)
-            if not socket.closed:
-                await socket.close()
+                    self._broadcast(room)
+            if held:
+                await self._finish(held[0])
+            elif not socket.closed:
+                await self._close(socket, request.transport)
         return socket
 
-    async def _serve(self, socket: web.WebSocketResponse, number: ConnectionId) -> None:
+    async def _serve(
+        self,
+        socket: web.WebSocketResponse,
+        number: ConnectionId,
+        transport: asyncio.Transport | None,
+        held: list[Connection],
+    ) -> None:
         try:
             first = await asyncio.wait_for(socket.receive(), self.hello_timeout)
         except TimeoutError:
@@ -304,21 +333,23 @@ class RoomServer:
         if isinstance(joined, Refusal):
             await self._refuse(socket, joined)
             return
-        connection = Connection(socket, hello.room)
+        connection = Connection(socket, hello.room, transport)
         connection.bucket.at = self.clock()
+        connection.writer = asyncio.create_task(self._write(connection))
+        held.append(connection)
         self.connections[number] = connection
         if joined.replaced is not None:
             old = self.connections.pop(joined.replaced, None)
             if old is not None:
-                self._refuse_later(old.socket, Refusal.REPLACED)
-        await self._welcome(socket, joined)
-        await self._broadcast(room)
+                self._post(old, Refusal.REPLACED)
+        self._welcome(connection, joined)
+        self._broadcast(room)
         await self._listen(socket, number, connection)
 
-    async def _welcome(self, socket: web.WebSocketResponse, joined: Joined) -> None:
+    def _welcome(self, connection: Connection, joined: Joined) -> None:
         role = "watcher" if joined.seat is None else joined.seat.value
-        await self._send(
-            socket,
+        self._post(
+            connection,
             {"type": "welcome", "protocol": PROTOCOL, "version": __version__, "role": role},
         )
 
@@ -342,36 +373,35 @@ class RoomServer:
             if room is None:
                 return
             if refusal is not None or message is None or isinstance(message, Hello):
-                await self._refuse(socket, refusal or Refusal.BAD_MESSAGE)
+                self._post(connection, refusal or Refusal.BAD_MESSAGE)
                 return
             now = self.clock()
             room.heard(number, now)
             if isinstance(message, Ping):
-                await self._send(socket, {"type": "pong"})
+                self._post(connection, {"type": "pong"})
             elif isinstance(message, Move):
-                await self._move(socket, room, number, message)
+                self._move(connection, room, number, message)
             elif isinstance(message, Rematch):
                 room.rematch(number, now)
-                await self._broadcast(room)
+                self._broadcast(room)
             elif isinstance(message, Leave):
                 room.leave(number, now)
                 self.connections.pop(number, None)
-                await self._broadcast(room)
-                await self._refuse(socket, Refusal.LEFT)
+                self._broadcast(room)
+                self._post(connection, Refusal.LEFT)
                 return
 
-    async def _move(
-        self, socket: web.WebSocketResponse, room: Room, number: ConnectionId, move: Move
-    ) -> None:
+    def _move(self, connection: Connection, room: Room, number: ConnectionId, move: Move) -> None:
         try:
             room.move(number, move.game, move.seq, move.cell, self.clock())
         except MoveRefused as refused:
-            await self._send(
-                socket, {"type": "error", "reason": refused.reason.value, "message": str(refused)}
+            self._post(
+                connection,
+                {"type": "error", "reason": refused.reason.value, "message": str(refused)},
             )
-            await self._send(socket, room.state(number, self.clock()))
+            self._post(connection, room.state(number, self.clock()))
             return
-        await self._broadcast(room)
+        self._broadcast(room)
 
     @staticmethod
     def _frame_refusal(kind: WSMsgType) -> Refusal | None:
@@ -383,32 +413,89 @@ class RoomServer:
 
     # Sending ------------------------------------------------------------------------------
 
-    async def _broadcast(self, room: Room) -> None:
+    def _broadcast(self, room: Room) -> None:
         now = self.clock()
         for number in sorted(room.connections()):
             connection = self.connections.get(number)
             if connection is not None:
-                await self._send(connection.socket, room.state(number, now))
+                self._post(connection, room.state(number, now))
+
+    def _post(self, connection: Connection, message: dict[str, object] | Refusal) -> None:
+        """Hand a message (or a refusal, which closes) to a joined connection's writer; one
+        whose outbox is full has stopped reading, and is cut off."""
+        if connection.cut:
+            return
+        item = message if isinstance(message, Refusal) else protocol.write(message)
+        try:
+            connection.outbox.put_nowait(item)
+        except asyncio.QueueFull:
+            connection.cut = True
+            task = asyncio.create_task(self._finish(connection, cut=True))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    async def _write(self, connection: Connection) -> None:
+        """A joined connection's writer: its outbox, in order, until a refusal or None."""
+        socket = connection.socket
+        while True:
+            item = await connection.outbox.get()
+            if item is None:
+                return
+            if isinstance(item, Refusal):
+                await self._refuse(socket, item)
+                return
+            if socket.closed:
+                continue
+            with contextlib.suppress(ConnectionError):
+                await socket.send_str(item)
+
+    async def _finish(self, connection: Connection, *, cut: bool = False) -> None:
+        """Let a joined connection's writer finish what it was handed (at most
+        `CLOSE_TIMEOUT` twice over), then close the socket; a connection being cut off
+        for not reading is told so if it can be, and its transport aborted if not."""
+        writer = connection.writer
+        if writer is not None and not writer.done():
+            if cut:
+                writer.cancel()
+            else:
+                with contextlib.suppress(asyncio.QueueFull):
+                    connection.outbox.put_nowait(None)
+            try:
+                await asyncio.wait_for(asyncio.shield(writer), 2 * CLOSE_TIMEOUT)
+            except (TimeoutError, asyncio.CancelledError):
+                writer.cancel()
+        if cut and not connection.socket.closed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    self._refuse(connection.socket, Refusal.TOO_SLOW), CUT_TIMEOUT
+                )
+        await self._close(connection.socket, connection.transport, abort=cut)
 
     @staticmethod
-    async def _send(socket: web.WebSocketResponse, message: dict[str, object]) -> None:
-        if socket.closed:
-            return
-        with contextlib.suppress(ConnectionError):
-            await socket.send_str(protocol.write(message))
-
-    def _refuse_later(self, socket: web.WebSocketResponse, reason: Refusal) -> None:
-        """Refuse and close another connection than the one being served, in a task of
-        its own: a dead peer's close takes `CLOSE_TIMEOUT`, which nobody else waits for."""
-        task = asyncio.create_task(self._refuse(socket, reason))
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
+    async def _close(
+        socket: web.WebSocketResponse, transport: asyncio.Transport | None, *, abort: bool = False
+    ) -> None:
+        """Close a socket; abort its transport if the other end would not let it close,
+        or (``abort``) whatever happened, for a peer that stopped reading."""
+        closed = socket.closed
+        if not closed:
+            try:
+                await asyncio.wait_for(socket.close(), 2 * CLOSE_TIMEOUT)
+                closed = True
+            except (TimeoutError, ConnectionError):
+                pass
+        if transport is not None and (abort or not closed):
+            transport.abort()
 
     async def _refuse(self, socket: web.WebSocketResponse, reason: Refusal) -> None:
         """Say why, then close: the reason in a message and in the close frame."""
-        await self._send(
-            socket, {"type": "refused", "reason": reason.value, "message": reason.message}
-        )
+        if not socket.closed:
+            with contextlib.suppress(ConnectionError):
+                await socket.send_str(
+                    protocol.write(
+                        {"type": "refused", "reason": reason.value, "message": reason.message}
+                    )
+                )
         if not socket.closed:
             code = WSCloseCode.MESSAGE_TOO_BIG if reason is Refusal.TOO_BIG else REFUSED_CODE
             with contextlib.suppress(ConnectionError):
