@@ -153,3 +153,26 @@ async def test_a_web_server_that_is_not_ttt_tui_s_is_named_so(
     assert (
         one_line(capsys, "join") == f"ttt-tui join: 127.0.0.1:{port} is not a ttt-tui room server"
     )
+
+
+TLS = Path(__file__).parent / "tls"
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["host", "--certfile", "/no/such/cert.pem"], "cannot use the certificate"),
+        (["host", "--certfile", str(TLS / "README.md")], "not a PEM file TLS can use"),
+        (["host", "--keyfile", str(TLS / "key.pem")], "--keyfile goes with --certfile"),
+        (["join", "--cafile", str(TLS / "cert.pem"), INVITE.format(port=1)], "https invite"),
+        (
+            ["join", "--cafile", "/no/such.pem", INVITE.format(port=1).replace("http", "https")],
+            "cannot read the certificate /no/such.pem: No such file or directory",
+        ),
+    ],
+)
+def test_a_certificate_that_cannot_be_used_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
+    assert main(argv) == 2
+    assert words in one_line(capsys, argv[0])

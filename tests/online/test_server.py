@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import ssl
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -450,3 +452,38 @@ async def test_a_connection_that_stops_reading_is_cut_off_and_holds_up_nobody(
         pass
     await host.close()
     await guest.close()
+
+
+TLS = Path(__file__).parent / "tls"
+"""A self-signed certificate for 127.0.0.1, for the tests alone (tls/README.md)."""
+
+
+async def test_over_tls_a_trusted_certificate_plays_and_others_are_refused() -> None:
+    served_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    served_tls.load_cert_chain(TLS / "cert.pem", TLS / "key.pem")
+    server = RoomServer()
+    port = await server.start("127.0.0.1", 0, served_tls)
+    try:
+        name = server.create_room()
+        invites = server.invites(name, "127.0.0.1", port)
+        assert invites[Seat.GUEST].url.startswith("https://")
+        assert invites[Seat.GUEST].socket_url.startswith("wss://")
+        with pytest.raises(JoinRefused) as refused:
+            await RoomClient(invites[Seat.GUEST], "Bob").connect()
+        assert refused.value.reason == "certificate"
+        assert "self-signed certificate" in str(refused.value)
+        assert "--cafile" in str(refused.value)
+        plain = Invite("127.0.0.1", port, name, invites[Seat.GUEST].secret)
+        with pytest.raises(JoinRefused) as refused:
+            await RoomClient(plain, "Bob").connect()
+        assert "the invite starts with https" in str(refused.value)
+        trusted = ssl.create_default_context(cafile=str(TLS / "cert.pem"))
+        host = RoomClient(invites[Seat.HOST], "Ann", trusted)
+        guest = RoomClient(invites[Seat.GUEST], "Bob", trusted)
+        assert (await host.connect(), await guest.connect()) == ("host", "guest")
+        await host.move(1, 0, 4)
+        assert (await state_after(guest, 1)).moves == (4,)
+        await host.close()
+        await guest.close()
+    finally:
+        await server.stop()

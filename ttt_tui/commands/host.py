@@ -50,8 +50,8 @@ def add_parser(commands: Subcommands) -> argparse.ArgumentParser:
             ' pip install "ttt-tui[web]".'
         ),
         epilog=(
-            "Without TLS the traffic, invites included, is readable on the network: play on"
-            " a network you trust, or behind a TLS proxy (docs/online.md)."
+            "Without TLS (--certfile) the traffic, invites included, is readable on the"
+            " network: play on a network you trust (docs/online.md)."
         ),
     )
     host.add_argument(
@@ -99,12 +99,25 @@ def add_parser(commands: Subcommands) -> argparse.ArgumentParser:
         metavar="SECONDS",
         help=f"end the room after this long without a move (default: {DEFAULT_IDLE:g})",
     )
+    host.add_argument(
+        "--certfile",
+        default=None,
+        metavar="PATH",
+        help="serve the room over TLS with this certificate (PEM; its key too, unless"
+        " --keyfile): the invites are then https",
+    )
+    host.add_argument(
+        "--keyfile", default=None, metavar="PATH", help="the certificate's private key (PEM)"
+    )
     host.set_defaults(main=main)
     return host
 
 
 def main(args: argparse.Namespace) -> int:
     """Host a room and play in it; 2 without the ``web`` extra or if it cannot start."""
+    if args.keyfile is not None and args.certfile is None:
+        print("ttt-tui host: --keyfile goes with --certfile", file=sys.stderr)
+        return 2
     if importlib.util.find_spec("aiohttp") is None:
         print(f"ttt-tui host: {NEEDS_AIOHTTP}", file=sys.stderr)
         return 2

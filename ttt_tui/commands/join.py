@@ -27,6 +27,12 @@ def add_parser(commands: Subcommands) -> argparse.ArgumentParser:
     )
     join.add_argument("invite", metavar="INVITE", help="the whole invite URL, its #part included")
     join.add_argument("--name", default="", help="your name, as your friend sees it")
+    join.add_argument(
+        "--cafile",
+        default=None,
+        metavar="PATH",
+        help="trust this certificate (PEM) for an https invite: the host's own, if self-signed",
+    )
     join.set_defaults(main=main)
     return join
 
@@ -39,6 +45,9 @@ def main(args: argparse.Namespace) -> int:
         invite = read_invite(args.invite)
     except InviteError as error:
         print(f"ttt-tui join: {quoted(args.invite)}: {error}", file=sys.stderr)
+        return 2
+    if args.cafile is not None and not invite.tls:
+        print("ttt-tui join: --cafile is for an https invite", file=sys.stderr)
         return 2
     if importlib.util.find_spec("aiohttp") is None:
         print(f"ttt-tui join: {NEEDS_AIOHTTP}", file=sys.stderr)

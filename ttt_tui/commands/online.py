@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import os
 import socket
+import ssl
 import sys
 from pathlib import Path
 
@@ -71,10 +72,47 @@ def join(args: argparse.Namespace, invite: Invite) -> int:
     return asyncio.run(_join(args, invite))
 
 
+def say(words: str, command: str) -> None:
+    """One line on stderr, for the person."""
+    print(f"ttt-tui {command}: {words}", file=sys.stderr)
+
+
+def tls_reason(error: OSError) -> str:
+    """Why a certificate file could not be used, in a few words."""
+    if isinstance(error, ssl.SSLError):
+        said = str(error.reason or "").lower().replace("_", " ")
+        return "not a PEM file TLS can use" + (f" ({said})" if said else "")
+    return error.strerror or str(error)
+
+
+def server_tls(certfile: str, keyfile: str | None) -> ssl.SSLContext:
+    """The TLS context the room is served with; raises `OSError` or `ssl.SSLError`."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(certfile, keyfile)
+    return context
+
+
+def own_server_tls() -> ssl.SSLContext:
+    """How the host's own client reaches its own server, in this process, on this
+    machine: over TLS, as the server speaks nothing else, but without checking the
+    certificate, which names the address others reach it by, not 127.0.0.1."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
+
+
 async def _host(args: argparse.Namespace) -> int:
+    tls = None
+    if args.certfile is not None:
+        try:
+            tls = server_tls(args.certfile, args.keyfile)
+        except (OSError, ssl.SSLError) as error:
+            say(f"cannot use the certificate {args.certfile}: {tls_reason(error)}", "host")
+            return 2
     server = RoomServer(idle=args.idle)
     try:
-        port = await server.start(args.bind, args.port)
+        port = await server.start(args.bind, args.port, tls)
     except OSError as error:
         reason = error.strerror or str(error)
         print(f"ttt-tui host: cannot listen on {args.bind}:{args.port}: {reason}", file=sys.stderr)
@@ -99,7 +137,11 @@ async def _host(args: argparse.Namespace) -> int:
                 return 2
         local = "127.0.0.1" if args.bind in ANY_ADDRESS else args.bind
         mine = invites[Seat.HOST]
-        client = RoomClient(Invite(local, port, mine.room, mine.secret), args.name)
+        client = RoomClient(
+            Invite(local, port, mine.room, mine.secret, mine.tls),
+            args.name,
+            None if tls is None else own_server_tls(),
+        )
         try:
             await client.connect()
         except JoinRefused as refused:
@@ -111,7 +153,14 @@ async def _host(args: argparse.Namespace) -> int:
 
 
 async def _join(args: argparse.Namespace, invite: Invite) -> int:
-    client = RoomClient(invite, args.name)
+    tls = None
+    if args.cafile is not None:
+        try:
+            tls = ssl.create_default_context(cafile=args.cafile)
+        except (OSError, ssl.SSLError) as error:
+            say(f"cannot read the certificate {args.cafile}: {tls_reason(error)}", "join")
+            return 2
+    client = RoomClient(invite, args.name, tls)
     try:
         await client.connect()
     except JoinRefused as refused:

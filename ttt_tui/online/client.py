@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import ssl
 
 import aiohttp
 
@@ -32,8 +33,20 @@ class JoinRefused(Exception):
         self.reason = reason
 
 
+def cert_problem(error: aiohttp.ClientConnectorCertificateError) -> str:
+    """Why a certificate was not trusted, as the TLS library says it."""
+    problem = error.certificate_error
+    said = getattr(problem, "verify_message", None) or getattr(problem, "reason", None)
+    return str(said or problem)
+
+
 def why(error: BaseException) -> str:
     """A failed connection's reason in a few words: ``Connection refused``."""
+    if isinstance(error, aiohttp.ServerDisconnectedError):
+        return "it hung up: if it serves TLS, the invite starts with https"
+    if isinstance(error, aiohttp.ClientSSLError):
+        reason = getattr(error.os_error, "reason", None)
+        return str(reason or error.os_error.strerror or "TLS failed").lower().replace("_", " ")
     if isinstance(error, aiohttp.ClientConnectorError):
         number = error.os_error.errno
         return os.strerror(number) if number else "cannot connect"
@@ -47,9 +60,12 @@ def why(error: BaseException) -> str:
 class RoomClient:
     """One connection to a room, as a player or a watcher."""
 
-    def __init__(self, invite: Invite, name: str) -> None:
+    def __init__(self, invite: Invite, name: str, tls: ssl.SSLContext | None = None) -> None:
         self.invite = invite
         self.name = name
+        self.tls = tls
+        """How an ``https`` invite's server is verified: None for the system's
+        certificate authorities."""
         self.role = ""
         """``host``, ``guest`` or ``watcher``, once let in."""
         self._session: aiohttp.ClientSession | None = None
@@ -65,7 +81,10 @@ class RoomClient:
         try:
             self._socket = await asyncio.wait_for(
                 self._session.ws_connect(
-                    self.invite.socket_url, max_msg_size=MAX_FRAME, autoping=True
+                    self.invite.socket_url,
+                    max_msg_size=MAX_FRAME,
+                    autoping=True,
+                    ssl=self.tls if self.tls is not None else True,
                 ),
                 CONNECT_TIMEOUT,
             )
@@ -76,6 +95,16 @@ class RoomClient:
         except aiohttp.WSServerHandshakeError:
             await self.close()
             raise JoinRefused("not-a-server", f"{where} is not a ttt-tui room server") from None
+        except aiohttp.ClientConnectorCertificateError as error:
+            await self.close()
+            raise JoinRefused(
+                "certificate",
+                f"the certificate of {where} is not trusted ({cert_problem(error)});"
+                " for a self-signed one, give it with --cafile",
+            ) from None
+        except aiohttp.ClientSSLError as error:
+            await self.close()
+            raise JoinRefused("tls", f"TLS with {where} failed ({why(error)})") from None
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
             await self.close()
             raise JoinRefused(

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import itertools
 import secrets
+import ssl
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -154,6 +155,8 @@ class RoomServer:
         self._runner: web.AppRunner | None = None
         self.host = ""
         """Where the server listens, once started."""
+        self.tls = False
+        """Whether it serves over TLS (its invites are ``https``)."""
         self.port = 0
         self.ended: asyncio.Event = asyncio.Event()
         """Set when a room ends (for `ttt-tui host`, whose one room is its reason to run)."""
@@ -181,9 +184,10 @@ class RoomServer:
         """The room's three invites at ``host:port``: each seat's, and the watchers' (None)."""
         room = self.rooms[name]
         found: dict[Seat | None, Invite] = {
-            seat: Invite(host, port, name, state.secret) for seat, state in room.seats.items()
+            seat: Invite(host, port, name, state.secret, self.tls)
+            for seat, state in room.seats.items()
         }
-        found[None] = Invite(host, port, name, room.watch_secret)
+        found[None] = Invite(host, port, name, room.watch_secret, self.tls)
         return found
 
     async def end_room(self, name: str, reason: Refusal = Refusal.ROOM_ENDED) -> None:
@@ -208,8 +212,9 @@ class RoomServer:
         app.router.add_get("/", self._room_page)
         return app
 
-    async def start(self, host: str, port: int) -> int:
-        """Listen on ``host:port`` (0: a free port) and start the ticker; the port."""
+    async def start(self, host: str, port: int, tls: ssl.SSLContext | None = None) -> int:
+        """Listen on ``host:port`` (0: a free port), over TLS with a ``tls`` context, and
+        start the ticker; the port."""
         self._runner = web.AppRunner(self.application(), access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         family = AF_INET6 if ":" in host else AF_INET
@@ -218,8 +223,9 @@ class RoomServer:
         except BaseException:
             await self._runner.cleanup()
             raise
-        site = web.SockSite(self._runner, listening)
+        site = web.SockSite(self._runner, listening, ssl_context=tls)
         await site.start()
+        self.tls = tls is not None
         self.host = host
         self.port = int(listening.getsockname()[1])
         self._ticker = asyncio.create_task(self._tick_forever())
