@@ -176,3 +176,31 @@ def test_a_certificate_that_cannot_be_used_is_one_line_and_exit_2(
 ) -> None:
     assert main(argv) == 2
     assert words in one_line(capsys, argv[0])
+
+
+def test_host_without_a_terminal_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Under pytest standard input is no terminal: the room is made, its invites written,
+    and then the host says it has nowhere to play, and the room ends."""
+    invites = tmp_path / "invites"
+    argv = ["host", "--bind", "127.0.0.1", "--port", "0", "--invite-file", str(invites)]
+    assert main(argv) == 2
+    assert "needs an interactive terminal" in one_line(capsys, "host")
+    assert len(invites.read_text().splitlines()) == 2
+
+
+async def test_join_without_a_terminal_gives_the_seat_back(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    server = RoomServer()
+    port = await server.start("127.0.0.1", 0)
+    try:
+        invites = server.invites(server.create_room(), "127.0.0.1", port)
+        assert await asyncio.to_thread(main, ["join", invites[Seat.GUEST].url]) == 2
+        assert "needs an interactive terminal" in one_line(capsys, "join")
+        guest = RoomClient(invites[Seat.GUEST], "Bob")
+        assert await guest.connect() == "guest"
+        await guest.close()
+    finally:
+        await server.stop()

@@ -72,6 +72,15 @@ def join(args: argparse.Namespace, invite: Invite) -> int:
     return asyncio.run(_join(args, invite))
 
 
+def no_terminal() -> str | None:
+    """Why the online screen cannot be drawn here, or None if it can."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return "needs an interactive terminal to play in, but standard input or output is not one"
+    if os.environ.get("TERM") == "dumb":
+        return "TERM=dumb cannot show the game; run it in a terminal emulator"
+    return None
+
+
 def say(words: str, command: str) -> None:
     """One line on stderr, for the person."""
     print(f"ttt-tui {command}: {words}", file=sys.stderr)
@@ -135,6 +144,10 @@ async def _host(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return 2
+        problem = no_terminal()
+        if problem is not None:
+            say(problem, "host")
+            return 2
         local = "127.0.0.1" if args.bind in ANY_ADDRESS else args.bind
         mine = invites[Seat.HOST]
         client = RoomClient(
@@ -165,6 +178,12 @@ async def _join(args: argparse.Namespace, invite: Invite) -> int:
         await client.connect()
     except JoinRefused as refused:
         print(f"ttt-tui join: {refused}", file=sys.stderr)
+        return 2
+    problem = no_terminal()
+    if problem is not None:
+        # Let in, but with nowhere to play: the seat is given back at once.
+        await client.close()
+        say(problem, "join")
         return 2
     return await _play(client, None)
 
