@@ -126,3 +126,30 @@ async def test_the_friend_s_drop_is_said_and_leaving_mid_game_is_asked_first(roo
     [record] = records
     assert record.result is Result.ABANDONED and record.opponent == "Ann"
     await guest.close()
+
+
+@pytest.mark.long
+async def test_a_lost_connection_is_joined_again_by_itself(room: Room) -> None:
+    host = RoomClient(room.invites[Seat.HOST], "Ann")
+    await host.connect()
+    guest = RoomClient(room.invites[Seat.GUEST], "Bob")
+    await guest.connect()
+    screen = OnlineScreen(guest, record=lambda record: None)
+    app = OnlineApp(screen, "textual-dark")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await host.move(1, 0, 4)
+        await until(pilot, lambda: screen.view is not None and len(screen.view.moves) == 1, "b2")
+        # The network goes: the server's side of the guest's connection is cut.
+        held = room.server.rooms[room.invites[Seat.GUEST].room].seats[Seat.GUEST].connection
+        assert held is not None
+        transport = room.server.connections[held].transport
+        assert transport is not None
+        transport.abort()
+        await until(pilot, lambda: screen.said == "Connected again.", "the reconnect")
+        assert screen.connected and texts(screen)[0] == "Your move (O)."
+        await pilot.press("1")
+        assert (await host_sees(host, 2)).moves == (4, 0)
+        await pilot.press("q", "y")
+        await until(pilot, lambda: not app.is_running, "the app's end")
+    await host.close()
+    await guest.close()
