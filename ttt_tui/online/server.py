@@ -139,12 +139,15 @@ class RoomServer:
         idle: float = DEFAULT_IDLE,
         clock: Callable[[], float] = time.monotonic,
         hello_timeout: float = HELLO_TIMEOUT,
+        token: Callable[[int], str] = secrets.token_urlsafe,
     ) -> None:
         self.max_rooms = max_rooms
         self.per_address = per_address
         self.idle = idle
         self.clock = clock
         self.hello_timeout = hello_timeout
+        self.token = token
+        """Makes the rooms' names and secrets (a fixed one only for the screenshots)."""
         self.rooms: dict[str, Room] = {}
         self.connections: dict[ConnectionId, Connection] = {}
         self.addresses: Counter[str] = Counter()
@@ -174,9 +177,14 @@ class RoomServer:
         """Make a room and give its name; raises `RoomsFull` at the limit."""
         if len(self.rooms) >= self.max_rooms:
             raise RoomsFull(f"the server holds its most rooms ({self.max_rooms}) already")
-        name = secrets.token_urlsafe(9)
+        name = self.token(9)
         self.rooms[name] = Room(
-            n=n, host_mark=host_mark, host_name=host_name, grace=grace, now=self.clock()
+            n=n,
+            host_mark=host_mark,
+            host_name=host_name,
+            grace=grace,
+            now=self.clock(),
+            token=self.token,
         )
         return name
 

@@ -224,6 +224,8 @@ class OnlineScreen(BaseScreen[None]):
                 # Sent just before the connection went, perhaps never received: the
                 # server applies it once whether or not it had it.
                 self.run_worker(self.client.move(game, seq, cell), group="online-send")
+        if (before is None or before.ending is None) != (view.ending is None):
+            self.refresh_bindings()
         said = changes(before, view, self._left())
         if said:
             self._say(said)
@@ -289,6 +291,9 @@ class OnlineScreen(BaseScreen[None]):
         """Enter plays a typed number only while one waits; else the board has the key."""
         if action == "play_typed":
             return bool(self.query_one(BoardView).typed)
+        if action == "rematch":  # the footer offers it once a game has ended
+            view = self.view
+            return view is not None and view.you is not None and view.ending is not None
         return True
 
     def action_digit(self, digit: int) -> None:
