@@ -15,9 +15,11 @@ import ssl
 import sys
 from pathlib import Path
 
+from textual import events
 from textual.app import App
 
 from ttt_tui.commands.play import SCREEN_READER_ENV
+from ttt_tui.compat.cursor import show_terminal_cursor
 from ttt_tui.engine import Player
 from ttt_tui.online.client import JoinRefused, RoomClient
 from ttt_tui.online.protocol import Invite
@@ -28,13 +30,15 @@ from ttt_tui.screens.online import OnlineScreen
 from ttt_tui.storage import Store
 from ttt_tui.storage.files import write_atomic
 from ttt_tui.storage.saver import Saver
+from ttt_tui.widgets.cursor import follow_focus
 
 ANY_ADDRESS = ("0.0.0.0", "::", "")
 """Bind addresses that listen on every network: the invite names this machine instead."""
 
 
 class OnlineApp(App[None]):
-    """The app of an online game: the online screen alone."""
+    """The app of an online game: the online screen alone. In screen-reader mode the
+    terminal's cursor is shown where the focus is, as in the game."""
 
     TITLE = "ttt-tui"
 
@@ -46,7 +50,18 @@ class OnlineApp(App[None]):
     def on_mount(self) -> None:
         if self._theme_name in self.available_themes:
             self.theme = self._theme_name
+        # Back from a suspension, the driver has hidden the cursor again.
+        self.app_resume_signal.subscribe(self, lambda _app: self.show_cursor())
         self.push_screen(self._online)
+        self.show_cursor()
+
+    def show_cursor(self) -> None:
+        """Show the terminal's cursor in screen-reader mode, or leave it hidden."""
+        show_terminal_cursor(self, self._online.screen_reader)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The terminal's cursor goes where the focus went."""
+        follow_focus(event.widget)
 
 
 def this_machine() -> str:
