@@ -59,6 +59,14 @@ class OnlineApp(App[None]):
         """Show the terminal's cursor in screen-reader mode, or leave it hidden."""
         show_terminal_cursor(self, self._online.screen_reader)
 
+    async def action_quit(self) -> None:
+        """ctrl+q: as q on the game (asking first mid-game); with the question already
+        asked, the answer yes."""
+        if self.screen is self._online:
+            self._online.action_leave()
+        else:
+            self._online.leave_now()
+
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """The terminal's cursor goes where the focus went."""
         follow_focus(event.widget)

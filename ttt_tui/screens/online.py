@@ -351,14 +351,14 @@ class OnlineScreen(BaseScreen[None]):
             and not self.ended_words
         )
         if not in_play:
-            self._quit()
+            self.leave_now()
             return
         assert view is not None and view.you is not None
         them = view.seats["O" if view.you == "X" else "X"].name
 
         def answered(leave: bool | None) -> None:
             if leave:
-                self._quit()
+                self.leave_now()
 
         self.app.push_screen(
             ConfirmScreen(f"Leave the game? {them} is told, and wins it.", "Leave", "Stay"),
@@ -366,7 +366,8 @@ class OnlineScreen(BaseScreen[None]):
         )
 
     @work(exclusive=True, group="online-quit", exit_on_error=False)
-    async def _quit(self) -> None:
+    async def leave_now(self) -> None:
+        """Leave without asking: the friend is told (mid-game, they win), the app ends."""
         self._leaving = True
         view = self.view
         if view is not None and view.you is not None and view.started and view.ending is None:
