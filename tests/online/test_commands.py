@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import io
 import socket
+import sys
 from collections.abc import Iterator
 from importlib.machinery import ModuleSpec
 from pathlib import Path
@@ -179,10 +181,11 @@ def test_a_certificate_that_cannot_be_used_is_one_line_and_exit_2(
 
 
 def test_host_without_a_terminal_is_one_line_and_exit_2(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Under pytest standard input is no terminal: the room is made, its invites written,
-    and then the host says it has nowhere to play, and the room ends."""
+    """With standard input no terminal, the room is made, its invites written, and then
+    the host says it has nowhere to play, and the room ends."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO())
     invites = tmp_path / "invites"
     argv = ["host", "--bind", "127.0.0.1", "--port", "0", "--invite-file", str(invites)]
     assert main(argv) == 2
@@ -191,8 +194,9 @@ def test_host_without_a_terminal_is_one_line_and_exit_2(
 
 
 async def test_join_without_a_terminal_gives_the_seat_back(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO())
     server = RoomServer()
     port = await server.start("127.0.0.1", 0)
     try:
