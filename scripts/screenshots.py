@@ -30,8 +30,14 @@ from textual.pilot import Pilot  # noqa: E402
 from textual.worker import WorkerCancelled  # noqa: E402
 
 from ttt_tui.app import TicTacToeApp  # noqa: E402
+from ttt_tui.commands.online import OnlineApp  # noqa: E402
 from ttt_tui.engine import Board, CancelCheck, Cell, Difficulty  # noqa: E402
+from ttt_tui.online.client import RoomClient  # noqa: E402
+from ttt_tui.online.protocol import read_state  # noqa: E402
+from ttt_tui.online.room import Seat  # noqa: E402
+from ttt_tui.online.server import RoomServer  # noqa: E402
 from ttt_tui.play.settings import BoardSize  # noqa: E402
+from ttt_tui.screens.online import OnlineScreen  # noqa: E402
 from ttt_tui.search.client import ThreadSearcher  # noqa: E402
 from ttt_tui.storage import Store  # noqa: E402
 
@@ -135,6 +141,70 @@ async def settle(pilot: Pilot[None]) -> None:
     await pilot.pause()
 
 
+ONLINE = "online"
+"""The online game's shot: the host's screen mid-game, the invites below the board."""
+
+
+class FixedTokens:
+    """Room names and secrets that are the same at every run (for the pictures only)."""
+
+    ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, size: int) -> str:
+        self.count += 1
+        seeded = random.Random(self.count)
+        return "".join(seeded.choice(self.ALPHABET) for _ in range((size * 4 + 2) // 3))
+
+
+async def take_online(out: Path) -> Path:
+    """The host's screen mid-game against a scripted friend, on a server on loopback;
+    the invites name a home network's address, as `ttt-tui host` shows them."""
+    server = RoomServer(token=FixedTokens())
+    port = await server.start("127.0.0.1", 0)
+    try:
+        name = server.create_room(host_name="Ann", grace=120.0)
+        local = server.invites(name, "127.0.0.1", port)
+        shown = server.invites(name, "192.168.1.20", 8765)
+        host = RoomClient(local[Seat.HOST], "Ann")
+        await host.connect()
+        friend = RoomClient(local[Seat.GUEST], "Bob")
+        await friend.connect()
+        screen = OnlineScreen(
+            host, record=lambda record: None, invites=(shown[Seat.GUEST].url, shown[None].url)
+        )
+        app = OnlineApp(screen, "textual-dark")
+        async with app.run_test(size=SIZE) as pilot:
+            for key, reply in (("5", 0), ("9", 2)):
+                await pilot.press(key)
+                await friend_moves(friend, reply)
+                for _ in range(100):
+                    if screen.view is not None and screen.view.moves[-1:] == (reply,):
+                        break
+                    await pilot.pause(0.02)
+            await pilot.pause(0.2)
+            path = Path(app.save_screenshot(filename=f"{ONLINE}.svg", path=str(out)))
+        await friend.close()
+        await host.close()
+        return path
+    finally:
+        await server.stop()
+
+
+async def friend_moves(friend: RoomClient, cell: Cell) -> None:
+    """The scripted friend plays ``cell`` once it is their turn."""
+    while True:
+        message = await friend.receive()
+        assert message is not None
+        if message["type"] == "state":
+            view = read_state(message)
+            if len(view.moves) % 2 == 1:
+                await friend.move(view.game, len(view.moves), cell)
+                return
+
+
 async def take(shot: Shot, out: Path) -> Path:
     """Run the app to the shot's state and save it as SVG."""
     store = Store(enabled=False)
@@ -203,10 +273,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     known = {shot.name: shot for shot in SHOTS}
-    unknown = [name for name in args.names if name not in known]
+    unknown = [name for name in args.names if name not in known and name != ONLINE]
     if unknown:
-        parser.error(f"unknown shot {', '.join(unknown)}; choose from {', '.join(known)}")
-    shots = [known[name] for name in args.names] or SHOTS
+        choices = ", ".join([*known, ONLINE])
+        parser.error(f"unknown shot {', '.join(unknown)}; choose from {choices}")
+    shots = [known[name] for name in args.names if name != ONLINE]
+    online = ONLINE in args.names or not args.names
+    if not args.names:
+        shots = SHOTS
 
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="ttt-tui-screenshots-") as data:
@@ -216,6 +290,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             png = None if args.no_png else to_png(svg, shot.size[0])
             written = [svg] if png is None else [svg, png]
             print(*written)
+        if online:
+            svg = asyncio.run(take_online(args.out))
+            png = None if args.no_png else to_png(svg, SIZE[0])
+            print(*([svg] if png is None else [svg, png]))
     return 0
 
 

@@ -97,6 +97,7 @@ IN_PROCESSES = (
     "tests/tools/",
     "tests/commands/test_check_cs50.py",
     "tests/bots/test_sandbox.py",
+    "tests/online/test_tmux.py",
 )
 """Tests that start the game (and its search process) or a class of learners' bots as
 processes of their own: the real program in a pseudo-terminal, `ttt-tui serve` and its

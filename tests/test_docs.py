@@ -11,6 +11,8 @@ import pytest
 from tests.support.terminal import ROOT
 from ttt_tui.commands.check import DEFAULT_BUDGET, DEFAULT_POSITIONS, DEFAULT_TIMEOUT
 from ttt_tui.commands.games import DEFAULT_LIMIT
+from ttt_tui.commands.host import DEFAULT_GRACE, DEFAULT_IDLE
+from ttt_tui.commands.host import DEFAULT_PORT as HOST_PORT
 from ttt_tui.commands.play import DEFAULT_AI_DELAY
 from ttt_tui.commands.serve_options import DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_PORT
 
@@ -97,6 +99,10 @@ QUOTED_DEFAULTS = {
     "check-budget": ("docs/check.md", f"`--budget SECONDS`** ({DEFAULT_BUDGET:g} by default)"),
     "bot-timeout": ("docs/check.md", f"each move ({DEFAULT_TIMEOUT:g} by\ndefault"),
     "games-limit": ("docs/games.md", f"the newest `N` ({DEFAULT_LIMIT} by\ndefault)"),
+    "host-synopsis": ("README.md", f"ttt-tui host [--port {HOST_PORT}]"),
+    "host-synopsis-docs": ("docs/online.md", f"ttt-tui host [--port {HOST_PORT}]"),
+    "host-grace": ("docs/online.md", f"(5 to 3600) | {DEFAULT_GRACE:g} |"),
+    "host-idle": ("docs/online.md", f"(10 to 86400) | {DEFAULT_IDLE:g} |"),
 }
 """Where the docs quote a command's default, as the command defines it."""
 

@@ -28,13 +28,25 @@ LAYERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("play", ("engine",), True),
     ("teach", ("engine", "play"), True),
     ("storage", ("engine", "play"), True),
+    ("online", ("engine", "play", "storage"), True),
     ("search", ("engine", "proc"), True),
     ("bots", ("engine", "play", "teach", "proc"), True),
     ("compat", (), False),
     ("widgets", ("engine", "play", "teach", "compat"), False),
     (
         "screens",
-        ("engine", "play", "teach", "storage", "search", "bots", "proc", "compat", "widgets"),
+        (
+            "engine",
+            "play",
+            "teach",
+            "storage",
+            "online",
+            "search",
+            "bots",
+            "proc",
+            "compat",
+            "widgets",
+        ),
         False,
     ),
     (
@@ -44,7 +56,19 @@ LAYERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ),
     (
         "commands",
-        ("engine", "play", "teach", "storage", "bots", "proc", "compat", "app"),
+        (
+            "engine",
+            "play",
+            "teach",
+            "storage",
+            "online",
+            "bots",
+            "proc",
+            "compat",
+            "widgets",
+            "screens",
+            "app",
+        ),
         False,
     ),
     (
@@ -245,8 +269,14 @@ TEST_ONLY = sorted(
 """The modules of the packages only the tests need: pytest and its plugins, hypothesis,
 pyte, the linters."""
 
-WEB_MODULES = {PACKAGE / "commands" / "serve.py", PACKAGE / "compat" / "serve.py"}
-"""The modules only `ttt-tui serve` loads, which may import the ``web`` extra's packages."""
+WEB_MODULES = {
+    PACKAGE / "commands" / "serve.py",
+    PACKAGE / "compat" / "serve.py",
+    PACKAGE / "online" / "server.py",
+    PACKAGE / "online" / "client.py",
+}
+"""The modules only `ttt-tui serve` and online play load, which may import the ``web``
+extra's packages."""
 
 
 def test_the_wheel_holds_the_package_alone() -> None:

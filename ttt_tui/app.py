@@ -43,7 +43,7 @@ from ttt_tui.compat.palette import GamePalette
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import MODE_LABELS
 from ttt_tui.play.session import Session
-from ttt_tui.play.settings import BoardSize, Level, Mode, Settings, level_name
+from ttt_tui.play.settings import PLAYABLE_MODES, BoardSize, Level, Mode, Settings, level_name
 from ttt_tui.screens.game import GameScreen, is_too_small
 from ttt_tui.search.client import Searcher, SearchProcess
 from ttt_tui.storage import LeftGame, Notice, Store, crash
@@ -626,7 +626,7 @@ class TicTacToeApp(AppFixes[None]):
                     _plays_at(level, side),
                     lambda d=level, p=side: game.apply(session.set_difficulty(d, p)),
                 )
-        for mode in Mode:
+        for mode in PLAYABLE_MODES:
             yield SystemCommand(
                 f"Mode: {MODE_LABELS[mode].long}",
                 "Starts a new game",

@@ -75,7 +75,7 @@ from ttt_tui.engine import (
 from ttt_tui.play.game import Game
 from ttt_tui.play.results import OUTCOME_LABELS, Result, outcomes_for
 from ttt_tui.play.session import AnalysisRequest, MoveRequest, Session, status_text
-from ttt_tui.play.settings import BoardSize, Level, Mode, Settings
+from ttt_tui.play.settings import PLAYABLE_MODES, BoardSize, Level, Mode, Settings
 from ttt_tui.screens.game import MIN_SIZES, GameScreen, is_too_small
 from ttt_tui.search.client import Analyzer
 from ttt_tui.storage import Store
@@ -618,7 +618,7 @@ class Fuzzer:
             ai_x_difficulty=settings_rng.choice(difficulties),
             ai_o_difficulty=settings_rng.choice(difficulties),
             mark=settings_rng.choice(list(Player)),
-            mode=settings_rng.choice(list(Mode)),
+            mode=settings_rng.choice(PLAYABLE_MODES),
             alternate_start=settings_rng.random() < 0.5,
             coach=settings_rng.random() < 0.5,
         )

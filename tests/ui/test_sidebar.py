@@ -38,7 +38,7 @@ from ttt_tui.engine import (
     Player,
 )
 from ttt_tui.play.results import Result
-from ttt_tui.play.settings import BoardSize, Mode, Settings
+from ttt_tui.play.settings import PLAYABLE_MODES, BoardSize, Mode, Settings
 from ttt_tui.play.view import StatusView
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_WIDTH
@@ -257,7 +257,7 @@ STATUSES = [
 """The shortest status, a game's end, and the longest: a long search's."""
 
 
-@pytest.mark.parametrize("mode", list(Mode), ids=[mode.value for mode in Mode])
+@pytest.mark.parametrize("mode", PLAYABLE_MODES, ids=[mode.value for mode in PLAYABLE_MODES])
 @pytest.mark.parametrize("size", [SIZE, (80, 24)], ids=["100x30", "80x24"])
 async def test_the_controls_stay_put_and_in_view_whatever_the_status_says(
     size: tuple[int, int], mode: Mode

@@ -32,7 +32,7 @@ from tests.support import (
 from ttt_tui.engine import (
     Board,
 )
-from ttt_tui.play.settings import BoardSize, Mode, Settings
+from ttt_tui.play.settings import PLAYABLE_MODES, BoardSize, Mode, Settings
 from ttt_tui.screens.game import MIN_HEIGHT, MIN_SIZES, MIN_WIDTH, GameScreen
 from ttt_tui.storage import Store
 from ttt_tui.widgets.board import BoardView
@@ -139,7 +139,7 @@ async def test_game_keys_do_nothing_while_the_terminal_is_too_small() -> None:
 
 
 @pytest.mark.parametrize("size", [(80, 24), (MIN_WIDTH, MIN_HEIGHT)], ids=["80x24", "minimum"])
-@pytest.mark.parametrize("mode", list(Mode), ids=[mode.value for mode in Mode])
+@pytest.mark.parametrize("mode", PLAYABLE_MODES, ids=[mode.value for mode in PLAYABLE_MODES])
 async def test_every_footer_key_and_the_score_are_whole_at_advertised_sizes(
     size: tuple[int, int], mode: Mode
 ) -> None:

@@ -1,5 +1,6 @@
 """The commands `ttt-tui` runs: the game itself (`play`), `analyze`, `review`, `games`,
-`check` and `serve` (its options in `serve_options`).
+`check`, `serve` (its options in `serve_options`), and `host` and `join` (what runs them
+in `online`).
 
 Each command's module adds its own options (``add_parser``) and names the function
 that runs it (``main``); `ttt_tui.__main__` builds every command's parser at every

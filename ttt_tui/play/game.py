@@ -54,7 +54,7 @@ class Game:
 
     def is_human(self, player: Player) -> bool:
         """Whether a person plays this side."""
-        if self.mode is Mode.TWO_PLAYERS:
+        if self.mode in (Mode.TWO_PLAYERS, Mode.ONLINE):
             return True
         if self.mode is Mode.AI_VS_AI:
             return False

@@ -65,7 +65,7 @@ SIDE_OUTCOMES = (StatsOutcome.X_WON, StatsOutcome.O_WON, StatsOutcome.DRAW)
 
 def outcomes_for(mode: Mode) -> tuple[StatsOutcome, ...]:
     """The outcomes counted for a mode, in display order."""
-    return HUMAN_OUTCOMES if mode is Mode.HUMAN_VS_AI else SIDE_OUTCOMES
+    return HUMAN_OUTCOMES if mode in (Mode.HUMAN_VS_AI, Mode.ONLINE) else SIDE_OUTCOMES
 
 
 def stats_outcome(result: Result, human_mark: Player | None) -> StatsOutcome | None:
@@ -103,5 +103,6 @@ MODE_LABELS: dict[Mode, Label] = {
     Mode.HUMAN_VS_AI: Label("You vs AI", "vs AI"),
     Mode.TWO_PLAYERS: Label("2 players", "2P"),
     Mode.AI_VS_AI: Label("AI vs AI", "AI-AI"),
+    Mode.ONLINE: Label("Online", "Online"),
 }
 """Each mode's name, in the sidebar, the Stats screen, the help and the command palette."""

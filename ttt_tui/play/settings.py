@@ -22,6 +22,14 @@ class Mode(enum.Enum):
     """Two people taking turns on one keyboard."""
     AI_VS_AI = "ai_vs_ai"
     """The computer against itself, each side at its own difficulty."""
+    ONLINE = "online"
+    """You against a friend on another computer (`ttt-tui host`, `ttt-tui join`): a
+    mode games are recorded in, never one chosen in the game or kept in the settings."""
+
+
+PLAYABLE_MODES = (Mode.HUMAN_VS_AI, Mode.TWO_PLAYERS, Mode.AI_VS_AI)
+"""The modes the game itself plays, which the sidebar, the palette and the settings
+offer; online games are played by `ttt-tui host` and `ttt-tui join`."""
 
 
 _NUMBERS = {3: "three", 4: "four"}
@@ -118,3 +126,7 @@ class Settings:
     """Whether the game is set up for a screen reader or a braille display: the
     terminal's cursor shown on what has the focus, and every event said in words on
     one line (`ttt_tui.play.speech`)."""
+
+    def __post_init__(self) -> None:
+        if self.mode not in PLAYABLE_MODES:
+            raise ValueError(f"mode: the game does not play {self.mode.value} itself")

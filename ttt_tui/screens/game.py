@@ -85,6 +85,7 @@ OPPONENTS = {
     Mode.HUMAN_VS_AI: "vs minimax",
     Mode.TWO_PLAYERS: "2 players",
     Mode.AI_VS_AI: "minimax vs minimax",
+    Mode.ONLINE: "online",
 }
 """Who plays, as the title says it."""
 

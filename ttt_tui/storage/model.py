@@ -23,7 +23,15 @@ from typing import Any
 from ttt_tui.engine import SIZES, Difficulty, Player, mover_of
 from ttt_tui.play.game import EndedGame, Game, SavedGame
 from ttt_tui.play.results import Result, StatsOutcome, outcomes_for, stats_outcome
-from ttt_tui.play.settings import LEVELS, BoardSize, Level, Mode, Settings, parse_level
+from ttt_tui.play.settings import (
+    LEVELS,
+    PLAYABLE_MODES,
+    BoardSize,
+    Level,
+    Mode,
+    Settings,
+    parse_level,
+)
 from ttt_tui.storage.jsonfields import (
     FORMAT_VERSION,
     InvalidData,
@@ -82,7 +90,7 @@ def read_settings(
         "ai_x_difficulty": lambda d, k: enum_field(d, k, Difficulty),
         "ai_o_difficulty": lambda d, k: enum_field(d, k, Difficulty),
         "mark": lambda d, k: enum_field(d, k, Player),
-        "mode": lambda d, k: enum_field(d, k, Mode),
+        "mode": _playable_mode,
         "board": lambda d, k: enum_field(d, k, BoardSize),
         "alternate_start": bool_field,
         "coach": bool_field,
@@ -99,6 +107,14 @@ def read_settings(
         except InvalidData as exc:
             problems.append(str(exc))
     return Settings(**values), problems
+
+
+def _playable_mode(data: Mapping[str, Any], key: str) -> Mode:
+    mode = enum_field(data, key, Mode)
+    if mode not in PLAYABLE_MODES:
+        choices = ", ".join(mode.value for mode in PLAYABLE_MODES)
+        raise InvalidData(f"{key}: expected one of {choices}, got {mode.value!r}")
+    return mode
 
 
 def _theme(data: Mapping[str, Any], key: str, themes: Collection[str] | None) -> str:
@@ -229,7 +245,7 @@ def _parse_unsized_key(key: str, whole: str) -> tuple[Mode, tuple[Level, ...], b
     mode_text, _, rest = key.partition("/")
     try:
         mode = Mode(mode_text)
-        if mode is not Mode.TWO_PLAYERS and rest == MIXED.value:
+        if mode in (Mode.HUMAN_VS_AI, Mode.AI_VS_AI) and rest == MIXED.value:
             return mode, (), True
         if mode is Mode.HUMAN_VS_AI:
             difficulties: tuple[Level, ...] = (parse_level(rest),)
@@ -427,6 +443,9 @@ class GameRecord:
     """Squares per side of the board (3 on lines written before board sizes)."""
     k: int = CLASSIC
     """Marks in a row that won on that board."""
+    opponent: str | None = None
+    """The friend's name in an online game (as their ttt-tui gave it); None in the
+    other modes."""
 
     def __post_init__(self) -> None:
         _aware(self.started, "started")
@@ -435,7 +454,13 @@ class GameRecord:
             boards = ", ".join(f"{n}x{n} with {k} in a row" for n, k in SIZES.items())
             raise ValueError(f"n, k: expected one of {boards}, got {self.n}x{self.n} with {self.k}")
         sides = (self.x_difficulty is not None, self.o_difficulty is not None)
-        if self.mode is Mode.HUMAN_VS_AI:
+        if self.opponent is not None and self.mode is not Mode.ONLINE:
+            raise ValueError(f"opponent: expected null in {self.mode.value}")
+        if self.mode is Mode.ONLINE:
+            if self.human_mark is None:
+                raise ValueError("human_mark: an online game needs the player's mark")
+            expected = (False, False)
+        elif self.mode is Mode.HUMAN_VS_AI:
             if self.human_mark is None:
                 raise ValueError("human_mark: a You-vs-AI game needs the human's mark")
             expected = (False, True) if self.human_mark is Player.X else (True, False)
@@ -509,6 +534,8 @@ class GameRecord:
         }
         if self.levels is not None:
             data["levels"] = [None if level is None else level.value for level in self.levels]
+        if self.opponent is not None:
+            data["opponent"] = self.opponent
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
@@ -538,9 +565,16 @@ class GameRecord:
                 levels=None if levels is None else _levels(levels),
                 n=whole_number(data.get("n", CLASSIC), "n"),
                 k=whole_number(data.get("k", CLASSIC), "k"),
+                opponent=_opponent(data.get("opponent")),
             )
         except KeyError as exc:
             raise InvalidData(f"missing {exc.args[0]}") from None
+
+
+def _opponent(value: object) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise InvalidData(f"opponent: expected a name or null, got {value!r}")
 
 
 def record_of(game: EndedGame) -> GameRecord:

@@ -32,7 +32,7 @@ from ttt_tui.play.game import EndedGame, SavedGame
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Settings
 from ttt_tui.storage.database import LockBusy
-from ttt_tui.storage.model import Stats, record_of
+from ttt_tui.storage.model import GameRecord, Stats, record_of
 from ttt_tui.storage.store import LeftGame, Notice, NoticeKind, NumberedGame, Store
 
 LOCK_SECONDS = 0.2
@@ -181,6 +181,11 @@ class Saver:
             self._unfinished.append(job)
         self._jobs.put(job)
         return job
+
+    def record_game(self, record: GameRecord) -> None:
+        """Add a game made into a record elsewhere (an online game's) to the records and
+        the stats."""
+        self._submit(lambda store: store.record_game(record), "the last game")
 
     # Ending ----------------------------------------------------------------------------
 

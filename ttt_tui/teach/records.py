@@ -58,6 +58,10 @@ class Recorded(Protocol):
     def computer_difficulty(self) -> enum.Enum | None:
         """The computer's level in You-vs-AI, else None."""
 
+    @property
+    def opponent(self) -> str | None:
+        """The friend's name in an online game, else None."""
+
 
 def _level(level: enum.Enum | None) -> str:
     if level is None:
@@ -74,6 +78,9 @@ def players(record: Recorded) -> str:
         return f"You ({mark.value}) vs {_level(record.computer_difficulty)}"
     if record.mode is Mode.AI_VS_AI:
         return f"{_level(record.x_difficulty)} vs {_level(record.o_difficulty)}"
+    if record.mode is Mode.ONLINE:
+        mark = record.human_mark or Player.X
+        return f"You ({mark.value}) vs {record.opponent or 'a friend'}"
     return MODE_LABELS[record.mode].long
 
 

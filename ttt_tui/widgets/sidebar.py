@@ -15,7 +15,15 @@ from textual.widgets import Button, Checkbox, Label, Static
 
 from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import MODE_LABELS
-from ttt_tui.play.settings import BoardSize, BotLevel, Level, Mode, level_name, short_level_name
+from ttt_tui.play.settings import (
+    PLAYABLE_MODES,
+    BoardSize,
+    BotLevel,
+    Level,
+    Mode,
+    level_name,
+    short_level_name,
+)
 from ttt_tui.play.view import View
 from ttt_tui.widgets.choice import Choice
 from ttt_tui.widgets.history import History, MoveList
@@ -29,7 +37,7 @@ def level_options(levels: tuple[Level, ...]) -> list[tuple[Level, str, str]]:
 
 
 MARK_OPTIONS = [(Player.X, "X (first)", "X"), (Player.O, "O (second)", "O")]
-MODE_OPTIONS = [(mode, *MODE_LABELS[mode]) for mode in Mode]
+MODE_OPTIONS = [(mode, *MODE_LABELS[mode]) for mode in PLAYABLE_MODES]
 BOARD_OPTIONS = [(size, size.label) for size in BoardSize]
 
 
