@@ -13,7 +13,6 @@ import pytest
 from tests.support.environment import LONG, plain_environment
 from ttt_tui.widgets import board as board_widget
 
-
 pytest_plugins = ("tests.support.timeouts",)
 """A failed test's time limit kept through its teardown."""
 
