@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -170,10 +171,8 @@ class StatsScreen(Dialog[None]):
         """Lay the rows out with full or short headings and labels, so every column fits."""
         self._short = short
         self.query_one("#short-key", Static).display = short
-        table = self.query_one(DataTable)
-        table.clear(columns=True)
-        table.add_columns(*(SHORT_COLUMNS if short else COLUMNS))
         named = short_level_name if short else level_name
+        rows = []
         for row in self._rows:
             difficulty = " vs ".join(named(d) for d in row.difficulties) or "-"
             if row.mixed:
@@ -182,7 +181,17 @@ class StatsScreen(Dialog[None]):
             mode = MODE_LABELS[row.mode]
             cells = [mode.short if short else mode.long, difficulty, str(row.total)]
             cells += [str(counts[o]) if o in counts else "-" for o in OUTCOME_COLUMNS]
-            table.add_row(*cells, key=row.key)
+            rows.append((cells, row.key))
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        # Each column as wide as its widest cell, given rather than left to the table to
+        # work out: laid out afresh twice in a row (the stats read just after the screen
+        # opened), the table could keep the first layout's narrower widths.
+        for index, label in enumerate(SHORT_COLUMNS if short else COLUMNS):
+            width = max([cell_len(label), *(cell_len(cells[index]) for cells, _ in rows)])
+            table.add_column(label, width=width)
+        for cells, key in rows:
+            table.add_row(*cells, key=key)
 
     def action_show_board(self, n: int) -> None:
         """Show the stats of another board."""
