@@ -8,10 +8,10 @@ import sys
 from collections.abc import Sequence
 
 from ttt_tui import __version__
-from ttt_tui.commands import analyze, check, games, play, review, serve_options
+from ttt_tui.commands import analyze, check, games, play, puzzles, review, serve_options
 from ttt_tui.storage import DATA_DIR_ENV, default_data_dir
 
-COMMANDS = (analyze, review, games, check, serve_options)
+COMMANDS = (analyze, review, games, puzzles, check, serve_options)
 """The modules of the subcommands, in the order ``--help`` lists them."""
 
 
