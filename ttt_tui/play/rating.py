@@ -130,3 +130,18 @@ def after_attempt(player: Rating, difficulty: int, solved: bool) -> Rating:
     period of one game against the puzzle, won if solved."""
     opponent = Result(puzzle_rating(difficulty), PUZZLE_DEVIATION, 1.0 if solved else 0.0)
     return update(player, [opponent])
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One attempt at a puzzle, as the store keeps it."""
+
+    puzzle: str
+    """The puzzle's record (`ttt_tui.teach.puzzles.record`)."""
+    n: int
+    """The board's side."""
+    difficulty: int
+    solved: bool
+    streak: int | None = None
+    """In streak mode, the streak's length after this attempt (0 once missed); None
+    outside it."""
