@@ -105,3 +105,22 @@ def test_a_streak_gets_harder() -> None:
     late = [for_streak(20, random.Random(s)).difficulty for s in range(10)]
     assert max(early) < min(late)
     assert all(p.goal in Goal for p in shipped(3))
+
+
+def test_a_miss_is_explained_with_the_line_that_refutes_it() -> None:
+    from ttt_tui.teach.explain import best_line
+    from ttt_tui.teach.puzzle_run import announcement, miss_words, solution_words
+
+    run = Run(BLOCK)
+    run.play(1)
+    after = run.board
+    text = miss_words(analyze(run.before_wrong), 1, best_line(after, analyze))
+    assert text.startswith("O b1 loses in 2")
+    assert "leaves X's threat at c3 open" in text
+    assert text.endswith("The refutation: X c3.")
+    assert solution_words(BLOCK) == "Solution: O c3 (holds the draw)."
+    assert solution_words(WIN_IN_5) == "Solution: X a1, O c1, X b2, O a2, X b3 (wins)."
+    assert announcement(BLOCK) == (
+        "Puzzle, 3x3: O to play and hold the draw. Board:"
+        " Row 1: X, empty, O. Row 2: empty, X, empty. Row 3: empty, empty, empty."
+    )

@@ -18,10 +18,12 @@ import datetime
 import enum
 import hashlib
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
-from ttt_tui.engine import Analysis, Board, Cell, Outcome
+from ttt_tui.engine import Analysis, Board, Cell, Outcome, coordinate
 from ttt_tui.play.rating import puzzle_rating
+from ttt_tui.play.speech import board_sentence
+from ttt_tui.teach.explain import Ply, why
 from ttt_tui.teach.puzzles import Goal, Puzzle, record, shipped
 
 BOARDS = (3, 4, 5)
@@ -171,3 +173,37 @@ def for_streak(solved: int, rng: random.Random, avoid: Collection[str] = ()) -> 
     """The next puzzle of a streak with ``solved`` puzzles solved so far: harder as the
     streak grows (a rating 50 points higher a puzzle, from 1200)."""
     return near_rating(1200.0 + 50.0 * solved, rng, avoid=avoid)
+
+
+# Words ---------------------------------------------------------------------------------------
+
+
+def line_words(board: Board, cells: Sequence[Cell]) -> str:
+    """Moves from ``board`` as a person reads them: ``X a1, O c1, X b2``."""
+    words = []
+    for cell in cells:
+        words.append(f"{board.to_move.value} {coordinate(cell, board.n)}")
+        board = board.play(cell)
+    return ", ".join(words)
+
+
+def miss_words(before: Analysis, cell: Cell, refutation: Sequence[Ply]) -> str:
+    """Why the player's ``cell`` fails, in the explorer's words, and the line that refutes
+    it: best play from both sides after it."""
+    text = why(before, cell, refutation)
+    if refutation:
+        text += f" The refutation: {', '.join(ply.name for ply in refutation)}."
+    return text
+
+
+def solution_words(puzzle: Puzzle) -> str:
+    """The solution as a sentence: ``Solution: X a1, O c1, X b2 (wins).``"""
+    ending = "wins" if puzzle.goal is Goal.WIN else "holds the draw"
+    return f"Solution: {line_words(puzzle.board, puzzle.line)} ({ending})."
+
+
+def announcement(puzzle: Puzzle) -> str:
+    """The puzzle said for a screen reader: ``Puzzle, 4x4: X to play and win in 3.
+    Board: Row 1: ...``"""
+    n = puzzle.board.n
+    return f"Puzzle, {n}x{n}: {puzzle.goal_words()}. Board: {board_sentence(puzzle.board)}"
