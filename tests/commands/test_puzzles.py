@@ -85,7 +85,7 @@ def test_bad_arguments_are_one_line_and_status_2(args: list[str], error: str) ->
     assert lines[0].startswith(f"ttt-tui puzzles export: error: {error}")
 
 
-def test_puzzles_without_an_action_is_one_line_and_status_2() -> None:
+def test_puzzles_without_an_action_starts_the_game_which_needs_a_terminal() -> None:
     result = run_main("puzzles")
     assert (result.returncode, result.stdout) == (2, "")
-    assert result.stderr == "ttt-tui puzzles: error: expected an action: export\n"
+    assert result.stderr.startswith("ttt-tui: the game needs an interactive terminal")

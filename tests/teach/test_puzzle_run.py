@@ -124,3 +124,12 @@ def test_a_miss_is_explained_with_the_line_that_refutes_it() -> None:
         "Puzzle, 3x3: O to play and hold the draw. Board:"
         " Row 1: X, empty, O. Row 2: empty, X, empty. Row 3: empty, empty, empty."
     )
+
+
+def test_revealing_plays_the_solution_and_ends_the_attempt() -> None:
+    run = Run(WIN_IN_5)
+    run.play(4)
+    run.reveal()
+    assert run.phase is Phase.SHOWN and run.finished and run.wrong is None
+    assert tuple(run.played) == WIN_IN_5.line
+    assert run.board.status.winner is WIN_IN_5.solver

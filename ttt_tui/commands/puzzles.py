@@ -37,16 +37,17 @@ def add_parser(commands: Subcommands) -> argparse.ArgumentParser:
     """Add ``puzzles`` to the command line's ``commands``."""
     puzzles = commands.add_parser(
         "puzzles",
-        help="print puzzles proven by the engine: find the only move",
+        help="start the game on its puzzles, or print them (export)",
         description=(
             "Puzzles proven by the engine: the side to move has exactly one move that"
-            " wins (goal win) or keeps the draw (goal hold). 'export' prints them one a"
+            " wins (goal win) or keeps the draw (goal hold). Without an action, the game"
+            " starts on its Puzzles screen; 'export' prints them one a"
             " line: the position in analyze's notation, the side to move, the goal, the"
             " first move by name and number, the solution line, the themes and the"
             " difficulty."
         ),
     )
-    puzzles.set_defaults(main=no_action)
+    puzzles.set_defaults(main=start)
     actions = puzzles.add_subparsers(dest="action", metavar="ACTION", parser_class=OneLineParser)
     export = actions.add_parser(
         "export",
@@ -86,10 +87,12 @@ def add_parser(commands: Subcommands) -> argparse.ArgumentParser:
     return puzzles
 
 
-def no_action(args: argparse.Namespace) -> int:
-    """``ttt-tui puzzles`` alone: one line saying what it takes, status 2."""
-    sys.stderr.write("ttt-tui puzzles: error: expected an action: export\n")
-    return 2
+def start(args: argparse.Namespace) -> int:
+    """``ttt-tui puzzles`` alone: the game, opened on its puzzles."""
+    from ttt_tui.commands import play
+
+    args.start_in_puzzles = True
+    return play.main(args)
 
 
 def report(puzzle: Puzzle) -> dict[str, Any]:

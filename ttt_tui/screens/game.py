@@ -166,6 +166,10 @@ class GameScreen(BaseScreen[None]):
         """The computer's move that came while the explorer was open, played when it closes."""
         self._searches = Searches(self, searcher, bot, ai_delay, rng)
         """The computer's moves (minimax's or the learner's bot's) and minimax's analyses."""
+        self._puzzle_rng = random.Random()
+        """The puzzles' choices: a copy of the game's generator, so that a seed replays
+        them too without changing the computer's moves."""
+        self._puzzle_rng.setstate(rng.getstate())
         self._offer = BotOffer(self, session, bot, self.apply)
         """The offer to go on with Hard when the learner's bot gives no move."""
 
@@ -429,15 +433,33 @@ class GameScreen(BaseScreen[None]):
         move the computer found meanwhile is played then."""
         from ttt_tui.screens.explorer import ExplorerScreen
 
-        def explored(_result: None = None) -> None:
-            self.exploring = False
-            held, self._held = self._held, None
-            if held is not None:
-                self._search_answered(held)
+        if not self.exploring:
+            self.exploring = True
+            self.app.push_screen(
+                ExplorerScreen(self.session.game.board, self.searcher), self._explored
+            )
+
+    def action_puzzles(self) -> None:
+        """Open the puzzles; the game waits until they close, as under the explorer."""
+        from ttt_tui.screens.puzzles import PuzzleScreen
 
         if not self.exploring:
             self.exploring = True
-            self.app.push_screen(ExplorerScreen(self.session.game.board, self.searcher), explored)
+            puzzles = PuzzleScreen(
+                self.searcher,
+                self.saver,
+                self._puzzle_rng,
+                screen_reader=self.session.settings.screen_reader,
+            )
+            self.app.push_screen(puzzles, self._explored)
+
+    def _explored(self, _result: None = None) -> None:
+        """A screen over the game has closed: a move the computer found meanwhile is
+        played now."""
+        self.exploring = False
+        held, self._held = self._held, None
+        if held is not None:
+            self._search_answered(held)
 
     def action_review(self) -> None:
         """Open the review of the game just ended."""

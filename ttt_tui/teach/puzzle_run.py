@@ -44,6 +44,8 @@ class Phase(enum.Enum):
     """The goal is reached: the win is on the board, or the draw kept."""
     MISSED = "missed"
     """A move failed the goal."""
+    SHOWN = "shown"
+    """The player asked to see the solution, which is on the board."""
 
 
 class Run:
@@ -82,7 +84,7 @@ class Run:
     @property
     def finished(self) -> bool:
         """Whether the attempt is over, solved or missed."""
-        return self.phase in (Phase.SOLVED, Phase.MISSED)
+        return self.phase in (Phase.SOLVED, Phase.MISSED, Phase.SHOWN)
 
     def needs_analysis(self, cell: Cell) -> bool:
         """Whether judging the player's ``cell`` needs the engine's analysis of the
@@ -134,6 +136,12 @@ class Run:
         self.played.append(cell)
         self.phase = Phase.SOLVED if self.board.is_game_over() else Phase.SOLVER
         return cell
+
+    def reveal(self) -> None:
+        """Play the whole solution line from the puzzle's position, to show it."""
+        self.played = list(self.puzzle.line)
+        self.wrong = None
+        self.phase = Phase.SHOWN
 
     def retry(self) -> None:
         """Back to the puzzle's position, to try again."""

@@ -1,0 +1,117 @@
+"""The puzzles in the app: opened from the palette, solved and missed with the reason,
+retried and shown, a streak that counts and ends, the rating moving, the puzzle of the
+day in screen-reader mode, and the game waiting underneath."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from tests.support import SIZE, ScriptedAI, make_app, settle, start, until
+from ttt_tui.engine import coordinate
+from ttt_tui.play.rating import Rating
+from ttt_tui.screens.puzzles import Mode, PuzzleScreen
+from ttt_tui.teach.puzzle_run import Phase, of_the_day
+from ttt_tui.teach.puzzles import Puzzle
+
+
+async def open_puzzles(pilot: Pilot[None]) -> PuzzleScreen:
+    """The palette's Puzzles, with its first puzzle shown."""
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*"Puzzles", "enter")
+    await until(pilot, lambda: isinstance(pilot.app.screen, PuzzleScreen), "puzzles open")
+    screen = pilot.app.screen
+    assert isinstance(screen, PuzzleScreen)
+    await until(pilot, lambda: screen.run is not None, "a puzzle shown")
+    return screen
+
+
+async def play_line(pilot: Pilot[None], screen: PuzzleScreen, puzzle: Puzzle) -> None:
+    """Play the solver's moves of the solution in the move box, the engine replying."""
+    board = puzzle.board
+    for index, cell in enumerate(puzzle.line):
+        if index % 2 == 0:
+            await pilot.press("colon", *coordinate(cell, board.n), "enter")
+            await settle(pilot)
+        board = board.play(cell)
+
+
+def words(screen: PuzzleScreen) -> str:
+    return str(screen.verdict.render())
+
+
+async def test_solve_miss_explain_retry_and_see_the_solution() -> None:
+    app = make_app(ScriptedAI(0))
+    async with app.run_test(size=SIZE) as pilot:
+        game = await start(pilot)
+        screen = await open_puzzles(pilot)
+        assert screen.run is not None
+        puzzle = screen.run.puzzle
+        assert str(screen.goal.render()).endswith(puzzle.goal_words())
+        assert screen.board_view.state.board == puzzle.board
+
+        # Solved with the right moves: the rating rises once the store has kept it.
+        await play_line(pilot, screen, puzzle)
+        assert screen.run.phase is Phase.SOLVED
+        assert words(screen).startswith("Solved!")
+        await until(pilot, lambda: screen.rating.rating > Rating().rating, "rating rose")
+        solved_rating = screen.rating.rating
+
+        # The next puzzle, missed with a wrong first move: why, and the refutation.
+        await pilot.press("n")
+        await settle(pilot)
+        puzzle = screen.run.puzzle
+        wrong = next(c for c in puzzle.board.legal_moves() if c != puzzle.first)
+        await pilot.press("colon", *coordinate(wrong, puzzle.board.n), "enter")
+        await settle(pilot)
+        assert screen.run.phase is Phase.MISSED
+        said = words(screen)
+        name = f"{puzzle.solver.value} {coordinate(wrong, puzzle.board.n)}"
+        assert said.startswith(name), said
+        assert "The refutation:" in said
+        await until(pilot, lambda: screen.rating.rating < solved_rating, "rating fell")
+
+        # Retry puts the position back; the solution plays the whole line.
+        await pilot.press("r")
+        assert screen.run.phase is Phase.SOLVER
+        assert screen.board_view.state.board == puzzle.board
+        await pilot.press("l")
+        assert screen.run.phase is Phase.SHOWN
+        assert words(screen).startswith("Solution: ")
+
+        # The puzzle of the day, said in sentences in screen-reader mode.
+        screen.screen_reader = True
+        await pilot.press("y")
+        daily = screen.run.puzzle
+        assert daily == of_the_day(screen.today)
+        n = daily.board.n
+        assert words(screen).startswith(f"Puzzle, {n}x{n}: {daily.goal_words()}. Board: Row 1:")
+
+        # Back to the game, as it was.
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game
+
+
+async def test_a_streak_counts_and_ends_at_the_first_miss() -> None:
+    app = make_app(ScriptedAI(0))
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        screen = await open_puzzles(pilot)
+        await pilot.press("t")
+        assert screen.mode is Mode.STREAK and screen.streak == 0
+        for solved in (1, 2):
+            assert screen.run is not None
+            await play_line(pilot, screen, screen.run.puzzle)
+            assert screen.run.phase is Phase.SOLVED
+            assert screen.streak == solved
+            await pilot.press("n")
+            await settle(pilot)
+        assert "streak 2" in str(screen.standing.render())
+        assert screen.run is not None
+        puzzle = screen.run.puzzle
+        wrong = next(c for c in puzzle.board.legal_moves() if c != puzzle.first)
+        await pilot.press("colon", *coordinate(wrong, puzzle.board.n), "enter")
+        await settle(pilot)
+        assert screen.streak == 0 and screen.best_streak == 2
+        assert "Streak over." in words(screen)
