@@ -56,6 +56,8 @@ async def test_solve_miss_explain_retry_and_see_the_solution() -> None:
         assert words(screen).startswith("Solved!")
         await until(pilot, lambda: screen.rating.rating > Rating().rating, "rating rose")
         solved_rating = screen.rating.rating
+        shown = str(screen.standing.render())
+        assert shown.startswith(f"Rating {solved_rating:.0f} ("), shown
 
         # The next puzzle, missed with a wrong first move: why, and the refutation.
         await pilot.press("n")

@@ -221,6 +221,8 @@ class PuzzleScreen(BaseScreen[None]):
         self.rating, self.best_streak = message.rating, message.best_streak
         if self.run is None:
             self._start(self._choose())
+        else:
+            self._show()
 
     # Choosing and showing.
 

@@ -170,9 +170,11 @@ def near_rating(
 
 def of_the_day(day: datetime.date) -> Puzzle:
     """The puzzle of the day: chosen from the date alone, the same for everyone, among
-    the puzzles of every board with a solution of more than one move's thought
-    (difficulty 4 or more)."""
-    pool = [puzzle for puzzle in _all(BOARDS) if puzzle.difficulty >= 4]
+    the puzzles of every board that take more than one move's thought (a win in three
+    plies or more, or a hold whose slowest refutation takes four)."""
+    pool = [
+        puzzle for puzzle in _all(BOARDS) if puzzle.plies >= (3 if puzzle.goal is Goal.WIN else 4)
+    ]
     digest = hashlib.sha256(day.isoformat().encode("ascii")).digest()
     return pool[int.from_bytes(digest[:8], "big") % len(pool)]
 
