@@ -94,6 +94,8 @@ def test_the_next_puzzle_is_near_the_rating_and_not_one_just_seen() -> None:
     easy = near_rating(1100.0, rng)
     hard = near_rating(2600.0, rng)
     assert puzzle_rating(easy.difficulty) < puzzle_rating(hard.difficulty)
+    boards = {near_rating(1300.0, random.Random(s)).board.n for s in range(20)}
+    assert boards == {3, 4, 5}, "equally near puzzles come from every board"
     only_5 = near_rating(1500.0, rng, boards=(5,))
     assert only_5.board.n == 5
     first = near_rating(1500.0, random.Random(2), boards=(3,))

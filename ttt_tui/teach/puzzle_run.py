@@ -164,7 +164,9 @@ def near_rating(
     closest, on ``boards``, none of them among ``avoid`` (records) if that leaves any."""
     pool = _all(boards)
     fresh = [puzzle for puzzle in pool if record(puzzle) not in avoid] or pool
-    fresh.sort(key=lambda p: abs(puzzle_rating(p.difficulty) - rating))
+    # Equally near puzzles in an order of the seed's: else the first board's always won.
+    order = {id(puzzle): rng.random() for puzzle in fresh}
+    fresh.sort(key=lambda p: (abs(puzzle_rating(p.difficulty) - rating), order[id(p)]))
     return rng.choice(fresh[:NEAREST])
 
 
