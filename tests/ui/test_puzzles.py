@@ -1,4 +1,4 @@
-"""The puzzles in the app: opened from the palette, solved and missed with the reason,
+"""The puzzles in the app: opened from the palette and with z, solved and missed with the reason,
 retried and shown, a streak that counts and ends, the rating moving, the puzzle of the
 day in screen-reader mode, and the game waiting underneath."""
 
@@ -6,12 +6,23 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
-from tests.support import SIZE, ScriptedAI, make_app, settle, start, until
+from tests.support import (
+    SIZE,
+    ScriptedAI,
+    footer_keys,
+    make_app,
+    resize,
+    settle,
+    start,
+    until,
+)
 from ttt_tui.engine import coordinate
 from ttt_tui.play.rating import Rating
+from ttt_tui.screens.game_keys import PUZZLES_KEY_WIDTH
 from ttt_tui.screens.puzzles import Mode, PuzzleScreen
 from ttt_tui.teach.puzzle_run import Phase, of_the_day
 from ttt_tui.teach.puzzles import Puzzle
+from ttt_tui.widgets.footer import GameFooter
 
 
 async def open_puzzles(pilot: Pilot[None]) -> PuzzleScreen:
@@ -95,11 +106,20 @@ async def test_solve_miss_explain_retry_and_see_the_solution() -> None:
         assert app.screen is game
 
 
-async def test_a_streak_counts_and_ends_at_the_first_miss() -> None:
+async def test_z_where_the_footer_has_room_and_a_streak_that_counts_and_ends() -> None:
     app = make_app(ScriptedAI(0))
-    async with app.run_test(size=SIZE) as pilot:
-        await start(pilot)
-        screen = await open_puzzles(pilot)
+    async with app.run_test(size=(PUZZLES_KEY_WIDTH - 1, 30)) as pilot:
+        game = await start(pilot)
+        assert "z Puzzles" not in await footer_keys(pilot)
+        await resize(pilot, PUZZLES_KEY_WIDTH, 30)
+        assert "z Puzzles" in await footer_keys(pilot)
+        for item, _start, end in game.query_one(GameFooter).placed():
+            assert end <= PUZZLES_KEY_WIDTH, f"{item.description} is cut"
+        await pilot.press("z")
+        await until(pilot, lambda: isinstance(app.screen, PuzzleScreen), "z opens puzzles")
+        screen = app.screen
+        assert isinstance(screen, PuzzleScreen)
+        await until(pilot, lambda: screen.run is not None, "a puzzle shown")
         await pilot.press("t")
         assert screen.mode is Mode.STREAK and screen.streak == 0
         for solved in (1, 2):

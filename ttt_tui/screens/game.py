@@ -28,6 +28,7 @@ from ttt_tui.screens.base import BaseScreen
 from ttt_tui.screens.bot_offer import BotOffer
 from ttt_tui.screens.confirm import ConfirmScreen
 from ttt_tui.screens.game_keys import EXPLORE_KEY_WIDTH as EXPLORE_KEY_WIDTH
+from ttt_tui.screens.game_keys import PUZZLES_KEY_WIDTH
 from ttt_tui.screens.game_search import Found, Searches
 from ttt_tui.search.client import Searcher
 from ttt_tui.storage.saver import Saver
@@ -157,8 +158,9 @@ class GameScreen(BaseScreen[None]):
         self._keys_for = (session.game.mode, False, False, False, False)
         """The mode, pause and game-over state the footer's keys were last worked out for
         (at first, those of the new game the footer is first drawn for)."""
-        self._roomy: bool | None = None
-        """Whether the footer had room for the explorer's key when last sized."""
+        self._roomy: tuple[bool, bool] | None = None
+        """Whether the footer had room for the explorer's key, and for the puzzles', when last
+        sized."""
         self.exploring = False
         """Whether the game's explorer is open over it: the computer's move, if it comes
         meanwhile, waits until the explorer closes."""
@@ -510,13 +512,14 @@ class GameScreen(BaseScreen[None]):
 
     def check_size(self, size: Size | None = None) -> None:
         """As every screen's, and the footer's keys worked out again where the explorer's
-        key comes or goes with the width."""
+        or the puzzles' key comes or goes with the width."""
         super().check_size(size)
         # Shown by its own style (so that it can take the focus at once), the move box
         # hides with the rest of the game behind the "too small" message.
         self._box.fit(not self.has_class("-too-small"))
-        roomy = (size or self.app.size).width >= EXPLORE_KEY_WIDTH
-        if roomy is not self._roomy:
+        width = (size or self.app.size).width
+        roomy = (width >= EXPLORE_KEY_WIDTH, width >= PUZZLES_KEY_WIDTH)
+        if roomy != self._roomy:
             self._roomy = roomy
             self.refresh_bindings()
 

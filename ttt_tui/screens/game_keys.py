@@ -3,8 +3,8 @@
 One binding a key and action. A key works while `works` says so (the screen's
 ``check_action``: a key that does not is left out of the footer and passes to
 the next binding of it). A key that works is listed in the footer unless
-`listed` says not: redo with nothing to redo, and the review and the explorer
-where the footer has no room for them, still do what their keys say.
+`listed` says not: redo with nothing to redo, and the review, the explorer and the
+puzzles where the footer has no room for them, still do what their keys say.
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ EXPLORE_KEY_WIDTH = 90
 
 REVIEW_KEY_WIDTH = 80
 """The narrowest terminal whose footer has room for the review's key (a game over)."""
+
+PUZZLES_KEY_WIDTH = 110
+"""The narrowest terminal whose footer has room for the puzzles' key beside every other."""
 
 BINDINGS: list[BindingType] = [
     # Squares by number work wherever the focus is; the board's own keys
@@ -80,6 +83,7 @@ BINDINGS: list[BindingType] = [
         "Explore",
         tooltip="explorer: the game tree, why each move is good or bad, minimax step by step",
     ),
+    Binding("z", "puzzles", "Puzzles", tooltip="puzzles: find the only move, proven by the engine"),
     Binding(
         "m",
         "move_now",
@@ -134,12 +138,14 @@ def works(
 
 def listed(action: str, session: Session, width: int) -> bool:
     """Whether the footer of a terminal ``width`` columns wide lists a key bound to
-    ``action`` that works: redo only while there is something to redo, the review
-    and the explorer only where the footer has room for them."""
+    ``action`` that works: redo only while there is something to redo, the review,
+    the explorer and the puzzles only where the footer has room for them."""
     if action == "redo":
         return bool(session.game.redo_stack)
     if action == "review":
         return width >= REVIEW_KEY_WIDTH
     if action == "explore":
         return width >= EXPLORE_KEY_WIDTH
+    if action == "puzzles":
+        return width >= PUZZLES_KEY_WIDTH
     return True
