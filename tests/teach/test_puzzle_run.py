@@ -118,7 +118,8 @@ def test_a_miss_is_explained_with_the_line_that_refutes_it() -> None:
     run.play(1)
     after = run.board
     text = miss_words(analyze(run.before_wrong), 1, best_line(after, analyze))
-    assert text.startswith("O b1 loses in 2")
+    assert text.startswith("O b1 loses in 2: ")
+    assert "c3 draws" not in text, "the answer is not given away before a retry"
     assert "leaves X's threat at c3 open" in text
     assert text.endswith("The refutation: X c3.")
     assert solution_words(BLOCK) == "Solution: O c3 (holds the draw)."

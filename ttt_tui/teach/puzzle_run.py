@@ -23,7 +23,7 @@ from collections.abc import Collection, Sequence
 from ttt_tui.engine import Analysis, Board, Cell, Outcome, coordinate
 from ttt_tui.play.rating import puzzle_rating
 from ttt_tui.play.speech import board_sentence
-from ttt_tui.teach.explain import Ply, why
+from ttt_tui.teach.explain import Ply, pick, verdict_phrase, why
 from ttt_tui.teach.puzzles import Goal, Puzzle, record, shipped
 
 BOARDS = (3, 4, 5)
@@ -201,8 +201,16 @@ def line_words(board: Board, cells: Sequence[Cell]) -> str:
 
 def miss_words(before: Analysis, cell: Cell, refutation: Sequence[Ply]) -> str:
     """Why the player's ``cell`` fails, in the explorer's words, and the line that refutes
-    it: best play from both sides after it."""
+    it: best play from both sides after it. The explorer names the better move beside a
+    bad one; here that would give the puzzle away before a retry, so it is left out."""
     text = why(before, cell, refutation)
+    board = before.board
+    better = pick(before)
+    named = (
+        f" ({board.to_move.value} {coordinate(better, board.n)}"
+        f" {verdict_phrase(before.moves[better])})"
+    )
+    text = text.replace(named, "", 1)
     if refutation:
         text += f" The refutation: {', '.join(ply.name for ply in refutation)}."
     return text
