@@ -100,6 +100,17 @@ async def test_solve_miss_explain_retry_and_see_the_solution() -> None:
         n = daily.board.n
         assert words(screen).startswith(f"Puzzle, {n}x{n}: {daily.goal_words()}. Board: Row 1:")
 
+        # The explorer opens on the puzzle's position, and closes back to it.
+        from ttt_tui.screens.explorer import ExplorerScreen
+
+        await pilot.press("e")
+        await until(pilot, lambda: isinstance(app.screen, ExplorerScreen), "explorer open")
+        explorer = app.screen
+        assert isinstance(explorer, ExplorerScreen)
+        assert explorer.model.root == daily.board
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "back to the puzzle")
+
         # Back to the game, as it was.
         await pilot.press("escape")
         await pilot.pause()

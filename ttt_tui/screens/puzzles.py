@@ -92,6 +92,7 @@ class PuzzleScreen(BaseScreen[None]):
         Binding("n", "next", "Next", tooltip="the next puzzle"),
         Binding("t", "streak", "Streak", tooltip="streak mode on or off"),
         Binding("y", "daily", "Daily", tooltip="the puzzle of the day"),
+        Binding("e", "explore", "Explore", tooltip="the explorer, on the position shown"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
     ]
     TOO_SMALL_ACTIONS: ClassVar[frozenset[str]] = frozenset({"close", "help"})
@@ -471,6 +472,18 @@ class PuzzleScreen(BaseScreen[None]):
         self.mode = Mode.DAILY
         if self.run is not None:
             self._start(self._choose())
+
+    def action_explore(self) -> None:
+        """Open the explorer on the position shown (the puzzle's, or where play stands)."""
+        from ttt_tui.screens.explorer import ExplorerScreen
+
+        run = self.run
+        if run is None or self.busy or run.board.is_game_over():
+            board = None if run is None else run.puzzle.board
+        else:
+            board = run.board
+        if board is not None and not isinstance(self.app.screen, ExplorerScreen):
+            self.app.push_screen(ExplorerScreen(board, self.searcher))
 
     def action_help(self) -> None:
         """The puzzles' keys, and what they are."""
