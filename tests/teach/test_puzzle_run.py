@@ -137,3 +137,18 @@ def test_revealing_plays_the_solution_and_ends_the_attempt() -> None:
     assert run.phase is Phase.SHOWN and run.finished and run.wrong is None
     assert tuple(run.played) == WIN_IN_5.line
     assert run.board.status.winner is WIN_IN_5.solver
+
+
+def test_a_theme_and_a_board_filter_the_next_puzzle() -> None:
+    from ttt_tui.teach.puzzle_run import themes_on
+    from ttt_tui.teach.puzzles import Theme
+
+    assert Theme.FORCING not in themes_on((3,))
+    assert themes_on((5,)) == list(Theme)
+    for seed in range(5):
+        fork = near_rating(1500.0, random.Random(seed), boards=(4,), theme=Theme.FORK)
+        assert fork.board.n == 4 and Theme.FORK in fork.themes
+        streak = for_streak(3, random.Random(seed), boards=(3,), theme=Theme.BLOCK)
+        assert streak.board.n == 3 and Theme.BLOCK in streak.themes
+    with pytest.raises(ValueError, match="no puzzle on boards"):
+        near_rating(1500.0, random.Random(0), boards=(3,), theme=Theme.FORCING)

@@ -20,7 +20,7 @@ from ttt_tui.engine import coordinate
 from ttt_tui.play.rating import Rating
 from ttt_tui.screens.game_keys import PUZZLES_KEY_WIDTH
 from ttt_tui.screens.puzzles import Mode, PuzzleScreen
-from ttt_tui.teach.puzzle_run import Phase, of_the_day
+from ttt_tui.teach.puzzle_run import Phase, of_the_day, themes_on
 from ttt_tui.teach.puzzles import Puzzle
 from ttt_tui.widgets.footer import GameFooter
 
@@ -91,6 +91,13 @@ async def test_solve_miss_explain_retry_and_see_the_solution() -> None:
         await pilot.press("l")
         assert screen.run.phase is Phase.SHOWN
         assert words(screen).startswith("Solution: ")
+
+        # The next puzzles on one board, with one theme.
+        await pilot.press("b", "b", "h")
+        assert (screen.boards, screen.theme) == ((4,), themes_on((4,))[0])
+        assert str(screen.standing.render()).endswith(f"Next: 4x4, {screen.theme.words}")
+        await pilot.press("n")
+        assert screen.run.puzzle.board.n == 4 and screen.theme in screen.run.puzzle.themes
 
         # The puzzle of the day, said in sentences in screen-reader mode.
         screen.screen_reader = True

@@ -31,6 +31,7 @@ from ttt_tui.search.client import Searcher
 from ttt_tui.storage.saver import Saver
 from ttt_tui.teach.explain import Ply, best_ply
 from ttt_tui.teach.puzzle_run import (
+    BOARDS,
     Phase,
     Run,
     announcement,
@@ -39,8 +40,9 @@ from ttt_tui.teach.puzzle_run import (
     near_rating,
     of_the_day,
     solution_words,
+    themes_on,
 )
-from ttt_tui.teach.puzzles import Puzzle, record
+from ttt_tui.teach.puzzles import Puzzle, Theme, record
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.explorer_board import ExplorerBoard
 from ttt_tui.widgets.footer import GameFooter
@@ -86,12 +88,17 @@ class PuzzleScreen(BaseScreen[None]):
             for d in range(10)
         ),
         Binding("enter", "play_typed", show=False),
-        Binding("colon", "move_box", "Move box", key_display=":", tooltip="type a square"),
+        Binding(
+            "colon", "move_box", "Move box", key_display=":", show=False, tooltip="type a square"
+        ),
         Binding("r", "retry", "Retry", tooltip="try the puzzle again"),
         Binding("l", "solution", "Solution", tooltip="see the solution"),
         Binding("n", "next", "Next", tooltip="the next puzzle"),
         Binding("t", "streak", "Streak", tooltip="streak mode on or off"),
         Binding("y", "daily", "Daily", tooltip="the puzzle of the day"),
+        # Out of the footer, which has no room for every key; the help lists them.
+        Binding("b", "board", "Board", show=False, tooltip="next puzzles: every board, or one"),
+        Binding("h", "theme", "Theme", show=False, tooltip="next puzzles: every theme, or one"),
         Binding("e", "explore", "Explore", tooltip="the explorer, on the position shown"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
     ]
@@ -186,6 +193,10 @@ class PuzzleScreen(BaseScreen[None]):
         self.busy = False
         """Whether the engine is working out something the next move waits for."""
         self.recent: list[str] = []
+        self.boards: tuple[int, ...] = BOARDS
+        """The boards the next puzzles are on."""
+        self.theme: Theme | None = None
+        """The theme the next puzzles have, if one is asked for."""
         self.typed = ""
         """A square's first digit, waiting for the second (on 4x4 and 5x5)."""
         self.verdict_words = ""
@@ -231,8 +242,8 @@ class PuzzleScreen(BaseScreen[None]):
         if self.mode is Mode.DAILY:
             return of_the_day(self.today)
         if self.mode is Mode.STREAK:
-            return for_streak(self.streak, self.rng, self.recent)
-        return near_rating(self.rating.rating, self.rng, avoid=self.recent)
+            return for_streak(self.streak, self.rng, self.recent, self.boards, self.theme)
+        return near_rating(self.rating.rating, self.rng, self.boards, self.recent, self.theme)
 
     def _start(self, puzzle: Puzzle) -> None:
         self.workers.cancel_group(self, "puzzle-search")
@@ -255,9 +266,12 @@ class PuzzleScreen(BaseScreen[None]):
         heading = {Mode.RATED: "Puzzle", Mode.STREAK: "Streak", Mode.DAILY: "Puzzle of the day"}
         self.goal.update(f"{heading[self.mode]}, {n}x{n}: {puzzle.goal_words()}")
         streak = f" · streak {self.streak}" if self.mode is Mode.STREAK else ""
+        boards = "every board" if len(self.boards) > 1 else f"{self.boards[0]}x{self.boards[0]}"
+        theme = "every theme" if self.theme is None else self.theme.words
         self.standing.update(
             f"Rating {self.rating.rating:.0f} (±{2 * self.rating.deviation:.0f})"
             f" · difficulty {puzzle.difficulty}{streak} · best streak {self.best_streak}"
+            f"\nNext: {boards}, {theme}"
         )
         self.verdict.update(self.verdict_words)
         last = run.played[-1] if run.played else None
@@ -267,6 +281,7 @@ class PuzzleScreen(BaseScreen[None]):
     # Moves.
 
     def _play(self, cell: Cell) -> None:
+        self.typed = ""
         run = self.run
         if run is None or self.busy or run.phase is not Phase.SOLVER:
             return
@@ -484,6 +499,21 @@ class PuzzleScreen(BaseScreen[None]):
             board = run.board
         if board is not None and not isinstance(self.app.screen, ExplorerScreen):
             self.app.push_screen(ExplorerScreen(board, self.searcher))
+
+    def action_board(self) -> None:
+        """The next puzzles on every board, then on 3x3, 4x4, 5x5 alone, in turn; a theme
+        no puzzle on the new boards has is dropped."""
+        cycle: list[tuple[int, ...]] = [BOARDS, *((n,) for n in BOARDS)]
+        self.boards = cycle[(cycle.index(self.boards) + 1) % len(cycle)]
+        if self.theme is not None and self.theme not in themes_on(self.boards):
+            self.theme = None
+        self._show()
+
+    def action_theme(self) -> None:
+        """The next puzzles of every theme, then of each theme the boards have, in turn."""
+        cycle: list[Theme | None] = [None, *themes_on(self.boards)]
+        self.theme = cycle[(cycle.index(self.theme) + 1) % len(cycle)]
+        self._show()
 
     def action_help(self) -> None:
         """The puzzles' keys, and what they are."""

@@ -24,7 +24,7 @@ from ttt_tui.engine import Analysis, Board, Cell, Outcome, coordinate
 from ttt_tui.play.rating import puzzle_rating
 from ttt_tui.play.speech import board_sentence
 from ttt_tui.teach.explain import Ply, pick, verdict_phrase, why
-from ttt_tui.teach.puzzles import Goal, Puzzle, record, shipped
+from ttt_tui.teach.puzzles import Goal, Puzzle, Theme, record, shipped
 
 BOARDS = (3, 4, 5)
 """The boards puzzles are on."""
@@ -150,8 +150,20 @@ class Run:
         self.wrong = None
 
 
-def _all(boards: Collection[int]) -> list[Puzzle]:
-    return [puzzle for n in BOARDS if n in boards for puzzle in shipped(n)]
+def _all(boards: Collection[int], theme: Theme | None = None) -> list[Puzzle]:
+    return [
+        puzzle
+        for n in BOARDS
+        if n in boards
+        for puzzle in shipped(n)
+        if theme is None or theme in puzzle.themes
+    ]
+
+
+def themes_on(boards: Collection[int]) -> list[Theme]:
+    """The themes that some shipped puzzle on ``boards`` has, in `Theme`'s order."""
+    found = {theme for puzzle in _all(boards) for theme in puzzle.themes}
+    return [theme for theme in Theme if theme in found]
 
 
 def near_rating(
@@ -159,10 +171,16 @@ def near_rating(
     rng: random.Random,
     boards: Collection[int] = BOARDS,
     avoid: Collection[str] = (),
+    theme: Theme | None = None,
 ) -> Puzzle:
     """A puzzle near the player's ``rating``: one of the `NEAREST` whose rating is
-    closest, on ``boards``, none of them among ``avoid`` (records) if that leaves any."""
-    pool = _all(boards)
+    closest, on ``boards`` and with ``theme`` if given, none of them among ``avoid``
+    (records) if that leaves any. Raises ValueError if no puzzle is on ``boards`` with
+    ``theme`` (`themes_on` says which there are)."""
+    pool = _all(boards, theme)
+    if not pool:
+        theme_words = "" if theme is None else f" with the theme {theme.value}"
+        raise ValueError(f"no puzzle on boards {sorted(boards)}{theme_words}")
     fresh = [puzzle for puzzle in pool if record(puzzle) not in avoid] or pool
     # Equally near puzzles in an order of the seed's: else the first board's always won.
     order = {id(puzzle): rng.random() for puzzle in fresh}
@@ -181,10 +199,17 @@ def of_the_day(day: datetime.date) -> Puzzle:
     return pool[int.from_bytes(digest[:8], "big") % len(pool)]
 
 
-def for_streak(solved: int, rng: random.Random, avoid: Collection[str] = ()) -> Puzzle:
+def for_streak(
+    solved: int,
+    rng: random.Random,
+    avoid: Collection[str] = (),
+    boards: Collection[int] = BOARDS,
+    theme: Theme | None = None,
+) -> Puzzle:
     """The next puzzle of a streak with ``solved`` puzzles solved so far: harder as the
-    streak grows (a rating 50 points higher a puzzle, from 1200)."""
-    return near_rating(1200.0 + 50.0 * solved, rng, avoid=avoid)
+    streak grows (a rating 50 points higher a puzzle, from 1200); ``boards`` and ``theme``
+    as for `near_rating`."""
+    return near_rating(1200.0 + 50.0 * solved, rng, boards, avoid, theme)
 
 
 # Words ---------------------------------------------------------------------------------------
