@@ -4,6 +4,8 @@ day in screen-reader mode, and the game waiting underneath."""
 
 from __future__ import annotations
 
+import datetime
+
 from textual.pilot import Pilot
 
 from tests.support import (
@@ -101,6 +103,7 @@ async def test_solve_miss_explain_retry_and_see_the_solution() -> None:
 
         # The puzzle of the day, said in sentences in screen-reader mode.
         screen.screen_reader = True
+        screen.today = datetime.date(2026, 1, 2)  # a 3x3 puzzle: the explorer's work is small
         await pilot.press("y")
         daily = screen.run.puzzle
         assert daily == of_the_day(screen.today)
