@@ -54,13 +54,22 @@ def words(screen: PuzzleScreen) -> str:
 
 
 async def test_solve_miss_explain_retry_and_see_the_solution() -> None:
-    app = make_app(ScriptedAI(0))
+    app = make_app(ScriptedAI(0), screen_reader=True)
     async with app.run_test(size=SIZE) as pilot:
         game = await start(pilot)
         screen = await open_puzzles(pilot)
         assert screen.run is not None
         puzzle = screen.run.puzzle
         assert str(screen.goal.render()).endswith(puzzle.goal_words())
+        # In screen-reader mode the puzzle is said, where the terminal's cursor is.
+        n = puzzle.board.n
+        assert words(screen).startswith(f"Puzzle, {n}x{n}: {puzzle.goal_words()}. Board: Row 1:")
+        await until(pilot, lambda: app.focused is screen.verdict, "the verdict has the focus")
+        await until(
+            pilot,
+            lambda: app.cursor_position == screen.verdict.content_region.offset,
+            "the terminal's cursor on the verdict",
+        )
         assert screen.board_view.state.board == puzzle.board
 
         # Solved with the right moves: the rating rises once the store has kept it.
@@ -102,7 +111,6 @@ async def test_solve_miss_explain_retry_and_see_the_solution() -> None:
         assert screen.run.puzzle.board.n == 4 and screen.theme in screen.run.puzzle.themes
 
         # The puzzle of the day, said in sentences in screen-reader mode.
-        screen.screen_reader = True
         screen.today = datetime.date(2026, 1, 2)  # a 3x3 puzzle: the explorer's work is small
         await pilot.press("y")
         daily = screen.run.puzzle

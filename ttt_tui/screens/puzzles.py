@@ -21,6 +21,7 @@ from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from ttt_tui.engine import Analysis, Board, Cell, SearchCancelled, coordinate, read_square
@@ -124,10 +125,11 @@ class PuzzleScreen(BaseScreen[None]):
     PuzzleScreen #puzzle-goal {
         text-style: bold;
         height: auto;
+        margin-bottom: 1;
     }
     PuzzleScreen #puzzle-standing, PuzzleScreen #puzzle-verdict {
         height: auto;
-        margin-top: 1;
+        margin-bottom: 1;
     }
     PuzzleScreen #puzzle-box {
         display: none;
@@ -204,6 +206,9 @@ class PuzzleScreen(BaseScreen[None]):
         self.goal = Static(id="puzzle-goal", markup=False)
         self.standing = Static(id="puzzle-standing", markup=False)
         self.verdict = Static(id="puzzle-verdict", markup=False)
+        # In screen-reader mode the verdict line has the focus, so that the terminal's
+        # cursor, which a screen reader follows, sits on it.
+        self.verdict.can_focus = screen_reader
         self.box = Input(placeholder="a square: b2 or 5; Esc closes", compact=True, id="puzzle-box")
 
     def compose(self) -> ComposeResult:
@@ -211,9 +216,14 @@ class PuzzleScreen(BaseScreen[None]):
         with Horizontal(id="puzzle-top"):
             yield self.board_view
             with Vertical(id="puzzle-side"):
+                # In screen-reader mode the verdict comes first: the terminal's cursor is
+                # on it, and there it stays put however long the lines below grow.
+                if self.screen_reader:
+                    yield self.verdict
                 yield self.goal
                 yield self.standing
-                yield self.verdict
+                if not self.screen_reader:
+                    yield self.verdict
                 yield self.box
         yield Static(id="too-small")
         yield GameFooter()
@@ -221,6 +231,8 @@ class PuzzleScreen(BaseScreen[None]):
     def on_mount(self) -> None:
         self.check_size()
         self.goal.update("Choosing a puzzle…")
+        if self.screen_reader:
+            self.verdict.focus()
         self._read_standing()
 
     @work(group="puzzle-store", exit_on_error=False)
@@ -540,7 +552,7 @@ class PuzzleScreen(BaseScreen[None]):
         """Empty the move box, hide it and take the focus from it."""
         self.box.display = False
         self.box.value = ""
-        self.set_focus(None)
+        self.set_focus(self.focus_target())
 
     def dismiss(self, result: None = None) -> AwaitComplete:
         """Close, giving up the searches still running for the puzzle."""
@@ -560,6 +572,11 @@ class PuzzleScreen(BaseScreen[None]):
         if action == "play_typed":
             return bool(self.typed)
         return True
+
+    def focus_target(self) -> Widget | None:
+        """The verdict line in screen-reader mode (the terminal's cursor goes there),
+        else nothing: the screen's keys are the puzzle's."""
+        return self.verdict if self.screen_reader else None
 
     def too_small(self, width: int, height: int) -> str | None:
         """The "too small" message, below `MIN_WIDTH` x `MIN_HEIGHT`."""
