@@ -166,3 +166,11 @@ async def test_z_where_the_footer_has_room_and_a_streak_that_counts_and_ends() -
         await settle(pilot)
         assert screen.streak == 0 and screen.best_streak == 2
         assert "Streak over." in words(screen)
+
+        # The puzzles' own help, from their keys.
+        from ttt_tui.screens.help import HelpScreen
+
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help open")
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "back to the puzzle")
