@@ -1,5 +1,6 @@
 """Puzzle attempts in the store: the rating after each, kept across runs, the best
-streak, and a database from before puzzles brought up to date."""
+streak, the player's own puzzles, and a database from before puzzles brought up to
+date."""
 
 from __future__ import annotations
 
@@ -77,3 +78,13 @@ def test_a_database_from_before_puzzles_gains_the_table_and_keeps_its_games(
             " deviation, volatility) VALUES ('x', 'p', 3, 1, 2, 1500, 350, 0.06)"
         )
     db.close()
+
+
+def test_own_puzzles_are_kept_once_each_oldest_first(tmp_path: Path) -> None:
+    store = Store(tmp_path / "data")
+    assert store.own_puzzles() == []
+    other = ".X./.../O.. win 0,2,4,3,7 5 win-in-n 3 1"
+    for puzzle in (PUZZLE, other, PUZZLE):
+        store.add_own_puzzle(puzzle)
+    store.close()
+    assert Store(tmp_path / "data").own_puzzles() == [PUZZLE, other]

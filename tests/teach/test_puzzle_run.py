@@ -152,3 +152,32 @@ def test_a_theme_and_a_board_filter_the_next_puzzle() -> None:
         assert streak.board.n == 3 and Theme.BLOCK in streak.themes
     with pytest.raises(ValueError, match="no puzzle on boards"):
         near_rating(1500.0, random.Random(0), boards=(3,), theme=Theme.FORCING)
+
+
+def test_the_review_offers_a_thrown_away_result_as_a_puzzle() -> None:
+    from ttt_tui.engine import Player
+    from ttt_tui.teach.puzzle_run import retry_offered
+    from ttt_tui.teach.review import positions, review
+
+    # X a3, O a1, X b2, O c1, X a2 (only b1 held the draw), O b1: O won.
+    cells = (6, 0, 4, 2, 3, 1)
+    analyses = [analyze(board) for board in positions(3, cells)]
+    found = review(3, cells, analyses, "o_won")
+    mistake = found.moves[4]
+    assert mistake.label.turning and mistake.player is Player.X
+    assert retry_offered(mistake, analyses[4], "o_won", Player.X)
+    assert retry_offered(mistake, analyses[4], "o_won", None)
+    assert not retry_offered(mistake, analyses[4], "o_won", Player.O), "not O's move"
+    assert not retry_offered(mistake, analyses[4], "x_won", Player.X), "X won anyway"
+    assert not retry_offered(mistake, analyses[4], "abandoned", Player.X)
+    assert not any(
+        retry_offered(move, analyses[index], "o_won", Player.X)
+        for index, move in enumerate(found.moves)
+        if not move.label.turning
+    )
+    # A blunder where two moves kept the win is no puzzle: X c2 won at once, X c1 later.
+    cells = (3, 0, 4, 1, 8, 2)
+    analyses = [analyze(board) for board in positions(3, cells)]
+    blunder = review(3, cells, analyses, "o_won").moves[4]
+    assert blunder.label.turning
+    assert not retry_offered(blunder, analyses[4], "o_won", Player.X)

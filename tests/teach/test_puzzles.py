@@ -240,3 +240,25 @@ def test_choose_is_the_same_for_a_seed_and_filters_by_theme() -> None:
     forks = choose(5, 50, seed=1, theme=Theme.FORK)
     assert forks and all(Theme.FORK in p.themes for p in forks)
     assert len(choose(3, 10_000, seed=0)) == len(shipped(3))
+
+
+def analysed_line(puzzle: Puzzle) -> list[int]:
+    """The solution line as the lowest of each position's best moves, analysed."""
+    line: list[int] = []
+    board = puzzle.board
+    while not board.is_game_over() and puzzle.goal is Goal.WIN:
+        cell = min(analyze(board).best)
+        line.append(cell)
+        board = board.play(cell)
+    return line
+
+
+def test_a_puzzle_from_an_analysis_and_its_line_is_the_one_proven() -> None:
+    from ttt_tui.teach.puzzles import from_analysis
+
+    for puzzle in [*shipped(3), *sample(4, 10)]:
+        assert from_analysis(analyze(puzzle.board), analysed_line(puzzle)) == puzzle
+    # No puzzle: several winning moves, or a line that is not the win's.
+    assert from_analysis(analyze(Board.parse("XO./.../...")), [4]) is None
+    win = from_record(".X./.../O.. win 0,2,4,3,7 5 win-in-n 3 1")
+    assert from_analysis(analyze(win.board), [0, 2, 4]) is None

@@ -23,7 +23,7 @@ from ttt_tui.play.rating import Rating
 from ttt_tui.screens.game_keys import PUZZLES_KEY_WIDTH
 from ttt_tui.screens.puzzles import Mode, PuzzleScreen
 from ttt_tui.teach.puzzle_run import Phase, of_the_day, themes_on
-from ttt_tui.teach.puzzles import Puzzle
+from ttt_tui.teach.puzzles import Puzzle, record
 from ttt_tui.widgets.footer import GameFooter
 
 
@@ -174,3 +174,42 @@ async def test_z_where_the_footer_has_room_and_a_streak_that_counts_and_ends() -
         await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help open")
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is screen, "back to the puzzle")
+
+
+async def test_the_review_makes_a_mistake_a_puzzle_of_your_own() -> None:
+    from ttt_tui.engine import Board
+    from ttt_tui.screens.review import ReviewScreen
+
+    # X a3, O a1, X b2, O c1, X a2 (only b1 held the draw), O b1: O won.
+    app = make_app(ScriptedAI(0, 2, 1))
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        for key in ("7", "5", "4"):
+            await pilot.press(key)
+            await settle(pilot)
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review open")
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        await settle(pilot)
+        await pilot.press("t")  # on O's winning move: nothing to try again
+        await pilot.pause()
+        assert app.screen is review
+        await pilot.press("left")  # X a2, the mistake
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzle open")
+        screen = app.screen
+        assert isinstance(screen, PuzzleScreen)
+        await until(pilot, lambda: screen.run is not None, "a puzzle shown")
+        assert screen.run is not None
+        puzzle = screen.run.puzzle
+        assert puzzle.board == Board.parse("O.O/.X./X..")
+        assert puzzle.first == 1 and screen.mode is Mode.OWN
+        assert str(screen.goal.render()).startswith("Your puzzle 1 of 1, 3x3: X to play and hold")
+        await pilot.press("2")
+        assert screen.run.phase is Phase.SOLVED
+        # Kept with the player's own puzzles, which o goes through.
+        await pilot.press("o")
+        assert screen.run.puzzle == puzzle and screen.own == [record(puzzle)]
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is review, "back to the review")

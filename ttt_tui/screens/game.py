@@ -42,6 +42,7 @@ from ttt_tui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from ttt_tui.bots.player import BotPlayer
+    from ttt_tui.teach.puzzles import Puzzle
 
 MIN_SIZES: dict[BoardSize, tuple[int, int]] = {
     BoardSize.THREE: (56, 16),
@@ -443,6 +444,11 @@ class GameScreen(BaseScreen[None]):
 
     def action_puzzles(self) -> None:
         """Open the puzzles; the game waits until they close, as under the explorer."""
+        self._open_puzzles()
+
+    def _open_puzzles(self, first: Puzzle | None = None) -> None:
+        """Open the puzzles, on ``first`` if given (one of the player's own, from the
+        review)."""
         from ttt_tui.screens.puzzles import PuzzleScreen
 
         if not self.exploring:
@@ -452,6 +458,7 @@ class GameScreen(BaseScreen[None]):
                 self.saver,
                 self._puzzle_rng,
                 screen_reader=self.session.settings.screen_reader,
+                first=first,
             )
             self.app.push_screen(puzzles, self._explored)
 
@@ -471,7 +478,13 @@ class GameScreen(BaseScreen[None]):
         if not game.is_over or isinstance(self.app.screen, ReviewScreen):
             return
         person = game.human if game.mode is Mode.HUMAN_VS_AI else None
-        review = ReviewScreen(game.board.n, tuple(game.moves), self.searcher, person=person)
+        review = ReviewScreen(
+            game.board.n,
+            tuple(game.moves),
+            self.searcher,
+            person=person,
+            try_again=self._open_puzzles,
+        )
         self.app.push_screen(review)
 
     def action_stats(self) -> None:

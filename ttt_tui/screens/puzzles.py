@@ -43,7 +43,7 @@ from ttt_tui.teach.puzzle_run import (
     solution_words,
     themes_on,
 )
-from ttt_tui.teach.puzzles import Puzzle, Theme, record
+from ttt_tui.teach.puzzles import Puzzle, Theme, from_record, record
 from ttt_tui.widgets.board import BoardView
 from ttt_tui.widgets.explorer_board import ExplorerBoard
 from ttt_tui.widgets.footer import GameFooter
@@ -77,6 +77,8 @@ class Mode(enum.Enum):
     """Harder as the streak grows, until the first miss."""
     DAILY = "daily"
     """The puzzle of the day."""
+    OWN = "own"
+    """The player's own puzzles, made by the review of their mistakes, in turn."""
 
 
 class PuzzleScreen(BaseScreen[None]):
@@ -100,6 +102,7 @@ class PuzzleScreen(BaseScreen[None]):
         # Out of the footer, which has no room for every key; the help lists them.
         Binding("b", "board", "Board", show=False, tooltip="next puzzles: every board, or one"),
         Binding("h", "theme", "Theme", show=False, tooltip="next puzzles: every theme, or one"),
+        Binding("o", "own", "Yours", tooltip="your own puzzles, from your mistakes, in turn"),
         Binding("e", "explore", "Explore", tooltip="the explorer, on the position shown"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
     ]
@@ -142,9 +145,11 @@ class PuzzleScreen(BaseScreen[None]):
     class Standing(Message):
         """The player's rating and best streak, read from the store."""
 
-        def __init__(self, rating: Rating, best_streak: int) -> None:
+        def __init__(self, rating: Rating, best_streak: int, own: list[str] | None = None) -> None:
             self.rating = rating
             self.best_streak = best_streak
+            self.own = own
+            """The player's own puzzles' records, where they were read too."""
             super().__init__()
 
     class Analysed(Message):
@@ -173,9 +178,11 @@ class PuzzleScreen(BaseScreen[None]):
         *,
         screen_reader: bool = False,
         today: datetime.date | None = None,
+        first: Puzzle | None = None,
     ) -> None:
         """``rng`` chooses the puzzles; ``today`` is the puzzle of the day's date (the
-        local date if None)."""
+        local date if None); ``first``, one of the player's own (from the review), is
+        kept with them and shown first."""
         super().__init__()
         self.sub_title = "puzzles"
         self.searcher = searcher
@@ -184,7 +191,11 @@ class PuzzleScreen(BaseScreen[None]):
         """Whether each puzzle and verdict is said in sentences, for a screen reader."""
         self.rng = rng
         self.today = today or datetime.date.today()
-        self.mode = Mode.RATED
+        self.mode = Mode.RATED if first is None else Mode.OWN
+        self.first = first
+        """The puzzle to show first, made of the player's own mistake."""
+        self.own: list[str] = []
+        """The player's own puzzles' records, oldest first."""
         self.rating = Rating()
         self.best_streak = 0
         self.streak = 0
@@ -237,14 +248,19 @@ class PuzzleScreen(BaseScreen[None]):
 
     @work(group="puzzle-store", exit_on_error=False)
     async def _read_standing(self) -> None:
+        if self.first is not None:
+            self.saver.add_own_puzzle(record(self.first))
         rating, best = await asyncio.wrap_future(self.saver.puzzle_standing())
-        self.post_message(self.Standing(rating, best))
+        own = await asyncio.wrap_future(self.saver.own_puzzles())
+        self.post_message(self.Standing(rating, best, own))
 
     @on(Standing)
     def _standing_read(self, message: Standing) -> None:
         self.rating, self.best_streak = message.rating, message.best_streak
+        if message.own is not None:
+            self.own = message.own
         if self.run is None:
-            self._start(self._choose())
+            self._start(self.first or self._choose())
         else:
             self._show()
 
@@ -253,6 +269,10 @@ class PuzzleScreen(BaseScreen[None]):
     def _choose(self) -> Puzzle:
         if self.mode is Mode.DAILY:
             return of_the_day(self.today)
+        if self.mode is Mode.OWN and self.own:
+            shown = record(self.run.puzzle) if self.run is not None else ""
+            index = self.own.index(shown) + 1 if shown in self.own else 0
+            return from_record(self.own[index % len(self.own)])
         if self.mode is Mode.STREAK:
             return for_streak(self.streak, self.rng, self.recent, self.boards, self.theme)
         return near_rating(self.rating.rating, self.rng, self.boards, self.recent, self.theme)
@@ -275,7 +295,12 @@ class PuzzleScreen(BaseScreen[None]):
             return
         puzzle = run.puzzle
         n = puzzle.board.n
-        heading = {Mode.RATED: "Puzzle", Mode.STREAK: "Streak", Mode.DAILY: "Puzzle of the day"}
+        heading = {
+            Mode.RATED: "Puzzle",
+            Mode.STREAK: "Streak",
+            Mode.DAILY: "Puzzle of the day",
+            Mode.OWN: f"Your puzzle {self._own_number()}",
+        }
         self.goal.update(f"{heading[self.mode]}, {n}x{n}: {puzzle.goal_words()}")
         streak = f" · streak {self.streak}" if self.mode is Mode.STREAK else ""
         boards = "every board" if len(self.boards) > 1 else f"{self.boards[0]}x{self.boards[0]}"
@@ -483,7 +508,7 @@ class PuzzleScreen(BaseScreen[None]):
             return
         if self.mode is Mode.STREAK and not self.rated:
             self._finish(False)
-        if self.mode is Mode.DAILY:
+        if self.mode is Mode.DAILY or (self.mode is Mode.OWN and not self.own):
             self.mode = Mode.RATED
         self._start(self._choose())
 
@@ -491,6 +516,25 @@ class PuzzleScreen(BaseScreen[None]):
         """Streak mode on or off; either way a new puzzle."""
         self.mode = Mode.RATED if self.mode is Mode.STREAK else Mode.STREAK
         self.streak = 0
+        if self.run is not None:
+            self._start(self._choose())
+
+    def _own_number(self) -> str:
+        """``2 of 5``: where the puzzle shown is among the player's own."""
+        shown = record(self.run.puzzle) if self.run is not None else ""
+        if shown not in self.own:
+            return ""
+        return f"{self.own.index(shown) + 1} of {len(self.own)}"
+
+    def action_own(self) -> None:
+        """The player's own puzzles, in turn; with none, say how they are made."""
+        if not self.own:
+            self._say(
+                "You have no puzzles of your own yet: after a game you lost or drew,"
+                " the review's t (Try it again) makes one of a mistake."
+            )
+            return
+        self.mode = Mode.OWN
         if self.run is not None:
             self._start(self._choose())
 

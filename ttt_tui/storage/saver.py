@@ -160,6 +160,16 @@ class Saver:
         job = self._submit(lambda store: (store.puzzle_rating(), store.best_streak()), "")
         return job.future
 
+    def add_own_puzzle(self, puzzle: str) -> None:
+        """Keep a puzzle made of the player's own mistake (its record)."""
+        self._submit(lambda store: store.add_own_puzzle(puzzle), "your puzzle")
+
+    def own_puzzles(self) -> Future[list[str]]:
+        """The player's own puzzles' records, oldest first, once every change handed in
+        before is made."""
+        job = self._submit(lambda store: store.own_puzzles(), "")
+        return job.future
+
     def keep_in_play(self, saved: SavedGame | None) -> None:
         """Keep the game in play, to be offered back if the app goes without ending it
         (None: there is none, and the one kept goes)."""

@@ -437,6 +437,26 @@ class Store:
         )
         return int(found or 0)
 
+    def add_own_puzzle(self, puzzle: str) -> None:
+        """Keep a puzzle made of the player's own mistake (its record), once."""
+        moment = self.now().isoformat()
+
+        def add(db: sqlite3.Connection) -> None:
+            with write(db):
+                db.execute(
+                    "INSERT OR IGNORE INTO own_puzzles (added, puzzle) VALUES (?, ?)",
+                    (moment, puzzle),
+                )
+
+        self._use(add)
+
+    def own_puzzles(self) -> list[str]:
+        """The player's own puzzles (their records), oldest first."""
+        rows = self._use(
+            lambda db: db.execute("SELECT puzzle FROM own_puzzles ORDER BY id").fetchall()
+        )
+        return [str(puzzle) for (puzzle,) in rows]
+
     def attempts(self) -> tuple[int, int]:
         """How many puzzles were attempted and how many of them solved."""
         row = self._use(

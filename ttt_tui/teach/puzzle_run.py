@@ -20,11 +20,12 @@ import hashlib
 import random
 from collections.abc import Collection, Sequence
 
-from ttt_tui.engine import Analysis, Board, Cell, Outcome, coordinate
+from ttt_tui.engine import Analysis, Board, Cell, Outcome, Player, coordinate
 from ttt_tui.play.rating import puzzle_rating
 from ttt_tui.play.speech import board_sentence
 from ttt_tui.teach.explain import Ply, pick, verdict_phrase, why
-from ttt_tui.teach.puzzles import Goal, Puzzle, Theme, record, shipped
+from ttt_tui.teach.puzzles import Goal, Puzzle, Theme, only_move, record, shipped
+from ttt_tui.teach.review import MoveReview
 
 BOARDS = (3, 4, 5)
 """The boards puzzles are on."""
@@ -210,6 +211,18 @@ def for_streak(
     streak grows (a rating 50 points higher a puzzle, from 1200); ``boards`` and ``theme``
     as for `near_rating`."""
     return near_rating(1200.0 + 50.0 * solved, rng, boards, avoid, theme)
+
+
+def retry_offered(move: MoveReview, before: Analysis, result: str, person: Player | None) -> bool:
+    """Whether the review offers the position of a move as a puzzle ("Try it again"): a
+    mistake or blunder by ``person`` (by either side where nobody played the computer),
+    in a finished game that side lost or drew, where exactly one move keeps what it threw
+    away (`ttt_tui.teach.puzzles.only_move`)."""
+    if not move.label.turning or (person is not None and move.player is not person):
+        return False
+    if result not in ("x_won", "o_won", "draw") or result == f"{move.player.value.lower()}_won":
+        return False
+    return only_move(before) is not None
 
 
 # Words ---------------------------------------------------------------------------------------

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ttt_tui.engine import (
+    Analysis,
     Board,
     Cell,
     Difficulty,
@@ -246,15 +247,11 @@ def prove(board: Board) -> Puzzle | None:
     if board.is_game_over() or len(board.legal_moves()) < MIN_CHOICES:
         return None
     analysis = analyze(board)
-    value = analysis.value.outcome
-    if value is Outcome.LOSS:
+    first = only_move(analysis)
+    if first is None:
         return None
-    keep = [cell for cell, verdict in analysis.moves.items() if verdict.outcome is value]
-    if len(keep) != 1:
-        return None
-    first = keep[0]
     wrong = [cell for cell in analysis.moves if cell != first]
-    if value is Outcome.WIN:
+    if analysis.value.outcome is Outcome.WIN:
         goal = Goal.WIN
         line = (first, *_solution_line(board.play(first)))
         plies = len(line)
@@ -269,6 +266,53 @@ def prove(board: Board) -> Puzzle | None:
         line,
         plies,
         themes_of(board, goal, line),
+        tempting,
+        medium_level(board, first),
+    )
+
+
+def only_move(analysis: Analysis) -> Cell | None:
+    """The one move that keeps an analysed position's win or draw, if exactly one does
+    and there are at least `MIN_CHOICES` moves to choose from; else None."""
+    if len(analysis.moves) < MIN_CHOICES or analysis.value.outcome is Outcome.LOSS:
+        return None
+    value = analysis.value.outcome
+    keep = [cell for cell, verdict in analysis.moves.items() if verdict.outcome is value]
+    return keep[0] if len(keep) == 1 else None
+
+
+def from_analysis(analysis: Analysis, line: Sequence[Cell]) -> Puzzle | None:
+    """The puzzle of an analysed position, or None, as `prove` finds it but from work
+    already done: ``analysis`` (the engine's, every move valued) and, for a win, the
+    solution ``line`` worked out from the engines' analyses along it (the lowest of the
+    best moves at each ply, as `prove`'s). None also where a length it needs is not
+    known (on 5x5, where the analysis may give a win or loss without its length)."""
+    board = analysis.board
+    first = only_move(analysis)
+    if first is None:
+        return None
+    wrong = [cell for cell in analysis.moves if cell != first]
+    if analysis.value.outcome is Outcome.WIN:
+        goal = Goal.WIN
+        if not line or line[0] != first or analysis.value.plies != len(line):
+            return None
+        solution = tuple(line)
+        plies = len(solution)
+    else:
+        goal = Goal.HOLD
+        solution = (first,)
+        losses = [analysis.moves[cell].plies for cell in wrong]
+        known = [length for length in losses if length is not None]
+        if len(known) != len(losses):
+            return None
+        plies = max(known)
+    tempting = sum(1 for cell in wrong if _looks_active(board, cell))
+    return Puzzle(
+        board,
+        goal,
+        solution,
+        plies,
+        themes_of(board, goal, solution),
         tempting,
         medium_level(board, first),
     )
