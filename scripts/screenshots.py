@@ -107,6 +107,7 @@ SHOTS = [
     Shot("explorer-guarantee", keys=["5", "e", "g"], script=[0]),
     Shot("explorer-5x5", keys=["1", "3", "7", "e"], script=[0, 24], board=BoardSize.FIVE),
     Shot("review", keys=["4", "5", "9", "v", "left"], script=[0, 1, 2]),
+    Shot("puzzles", keys=["z", "1"], script=[0], size=(110, 30)),
     Shot(
         "screen-reader",
         keys=["5", "colon", *typed("board"), "enter", *typed("c3")],

@@ -8,10 +8,20 @@ import sys
 from collections.abc import Sequence
 
 from ttt_tui import __version__
-from ttt_tui.commands import analyze, check, games, host, join, play, review, serve_options
+from ttt_tui.commands import (
+    analyze,
+    check,
+    games,
+    host,
+    join,
+    play,
+    puzzles,
+    review,
+    serve_options,
+)
 from ttt_tui.storage import DATA_DIR_ENV, default_data_dir
 
-COMMANDS = (analyze, review, games, check, serve_options, host, join)
+COMMANDS = (analyze, review, games, puzzles, check, serve_options, host, join)
 """The modules of the subcommands, in the order ``--help`` lists them."""
 
 

@@ -178,6 +178,7 @@ class TicTacToeApp(AppFixes[None]):
         screen_reader: bool | None = None,
         resume: bool = False,
         after_first_frame: Callable[[], None] | None = None,
+        puzzles: bool = False,
     ) -> None:
         """Settings come from ``store`` unless given; ``difficulty``, ``board`` and
         ``mark`` override them, as the command line does. ``store`` defaults to one
@@ -189,7 +190,8 @@ class TicTacToeApp(AppFixes[None]):
         kept as it is at the end instead of recorded as abandoned, and a game an earlier
         run left is offered back (the terminal's game; a served tab has none of it).
         ``after_first_frame`` is called once the first frame is drawn (the launch's own
-        work, `ttt_tui.commands.play`)."""
+        work, `ttt_tui.commands.play`). With ``puzzles`` the puzzles open over the game at
+        once (`ttt-tui puzzles`)."""
         super().__init__()
         self.register_theme(HIGH_CONTRAST)
         for name in UNREADABLE_THEMES:
@@ -247,6 +249,7 @@ class TicTacToeApp(AppFixes[None]):
         self._last_resort = LastResort(LAST_RESORT_SECONDS, 128 + signal.SIGHUP)
         """Ends the process outright if it outlives its terminal by that long."""
         self._after_first_frame = after_first_frame
+        self._open_puzzles = puzzles
         self.last_words: list[str] = []
         """What to tell the person once the app has gone: notices about the last saves,
         and what could not be saved."""
@@ -281,6 +284,8 @@ class TicTacToeApp(AppFixes[None]):
         # What the first frame does not need starts once it is drawn: reading the saved
         # files over, and the search process (a search asked for sooner starts it).
         self.call_after_refresh(self._start_behind_first_frame)
+        if self._open_puzzles:
+            self._game_screen.action_puzzles()
         loop = asyncio.get_running_loop()
         for signum in self.EXIT_SIGNALS:
             # Not where signals cannot be handled (Windows; a loop outside the main thread).
@@ -671,6 +676,11 @@ class TicTacToeApp(AppFixes[None]):
         yield SystemCommand("Stats", "All-time results", game.action_stats)
         yield SystemCommand(
             "Explorer", "See minimax think about this position (e)", game.action_explore
+        )
+        yield SystemCommand(
+            "Puzzles",
+            "Find the only move, proven by the engine; a rating and streaks",
+            game.action_puzzles,
         )
         if session.game.is_over:
             yield SystemCommand(

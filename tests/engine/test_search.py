@@ -412,3 +412,15 @@ def test_cancelled_search_raises_and_leaves_the_memo_sound() -> None:
     assert analyze(Board.empty(), cancelled=lambda: False).best == tuple(range(9))
     wrong = analysis_mismatches()
     assert not wrong, f"{len(wrong)} mismatches after a cancelled search, e.g. {wrong[:3]}"
+
+
+@pytest.mark.parametrize("text", ["XX.OO....", "XX.OOX..O", "XXX./OOO./..../...."])
+def test_best_moves_in_a_position_won_at_once_gives_the_winning_squares(text: str) -> None:
+    # It used to time the win after the winning move, on a board already won, and fail.
+    from ttt_tui.engine.search import Outcome, Verdict, best_moves
+
+    board = Board.parse(text)
+    verdict, moves = best_moves(board)
+    assert verdict == Verdict(Outcome.WIN, 1)
+    assert moves == tuple(sorted(analyze(board).best))
+    assert all(board.play(cell).status.winner is board.to_move for cell in moves)

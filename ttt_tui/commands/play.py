@@ -257,6 +257,7 @@ def _run(args: argparse.Namespace, bot: BotPlayer | None) -> int:
         # A served tab's game is nobody's to resume: a closed tab's is recorded as abandoned.
         resume=not served,
         after_first_frame=after_first_frame,
+        puzzles=getattr(args, "start_in_puzzles", False),
     )
     app.run()
     if app.crash_message:

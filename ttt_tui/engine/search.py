@@ -719,10 +719,11 @@ def best_moves(
     with _Run(solver, cancelled, None) as run:
         if solver.or_node(me, opp, e):
             moves = _quickest_wins(solver, run, me, opp, legal)
+            if _wins_now(solver, me | 1 << moves[0], moves[0]):
+                return Verdict(Outcome.WIN, 1), tuple(moves)
             length = _win_length(solver, run, me | 1 << moves[0], opp, False)
             assert length is not None
-            plies = 1 if _wins_now(solver, me | 1 << moves[0], moves[0]) else length + 1
-            return Verdict(Outcome.WIN, plies), tuple(moves)
+            return Verdict(Outcome.WIN, length + 1), tuple(moves)
         if solver.and_node(opp, me, e):
             moves = _slowest_losses(solver, run, me, opp, legal)
             length = _win_length(solver, run, opp, me | 1 << moves[0], True)

@@ -24,6 +24,7 @@ from ttt_tui.screens import game_keys, game_search, resume_offer
 from ttt_tui.screens.base import BaseScreen
 from ttt_tui.screens.bot_offer import BotOffer
 from ttt_tui.screens.game_keys import EXPLORE_KEY_WIDTH as EXPLORE_KEY_WIDTH
+from ttt_tui.screens.game_keys import PUZZLES_KEY_WIDTH
 from ttt_tui.screens.game_search import Found, Searches
 from ttt_tui.screens.new_game import NewGameQuestion
 from ttt_tui.search.client import Searcher
@@ -38,6 +39,7 @@ from ttt_tui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from ttt_tui.bots.player import BotPlayer
+    from ttt_tui.teach.puzzles import Puzzle
 
 MIN_SIZES: dict[BoardSize, tuple[int, int]] = {
     BoardSize.THREE: (56, 16),
@@ -155,8 +157,9 @@ class GameScreen(BaseScreen[None]):
         self._keys_for = (session.game.mode, False, False, False, False)
         """The mode, pause and game-over state the footer's keys were last worked out for
         (at first, those of the new game the footer is first drawn for)."""
-        self._roomy: bool | None = None
-        """Whether the footer had room for the explorer's key when last sized."""
+        self._roomy: tuple[bool, bool] | None = None
+        """Whether the footer had room for the explorer's key, and for the puzzles', when last
+        sized."""
         self.exploring = False
         """Whether the game's explorer is open over it: the computer's move, if it comes
         meanwhile, waits until the explorer closes."""
@@ -164,6 +167,10 @@ class GameScreen(BaseScreen[None]):
         """The computer's move that came while the explorer was open, played when it closes."""
         self._searches = Searches(self, searcher, bot, ai_delay, rng)
         """The computer's moves (minimax's or the learner's bot's) and minimax's analyses."""
+        self._puzzle_rng = random.Random()
+        """The puzzles' choices: a copy of the game's generator, so that a seed replays
+        them too without changing the computer's moves."""
+        self._puzzle_rng.setstate(rng.getstate())
         self._offer = BotOffer(self, session, bot, self.apply)
         """The offer to go on with Hard when the learner's bot gives no move."""
         self.new_game = NewGameQuestion(
@@ -396,15 +403,39 @@ class GameScreen(BaseScreen[None]):
         move the computer found meanwhile is played then."""
         from ttt_tui.screens.explorer import ExplorerScreen
 
-        def explored(_result: None = None) -> None:
-            self.exploring = False
-            held, self._held = self._held, None
-            if held is not None:
-                self._search_answered(held)
+        if not self.exploring:
+            self.exploring = True
+            self.app.push_screen(
+                ExplorerScreen(self.session.game.board, self.searcher), self._explored
+            )
+
+    def action_puzzles(self) -> None:
+        """Open the puzzles; the game waits until they close, as under the explorer."""
+        self._open_puzzles()
+
+    def _open_puzzles(self, first: Puzzle | None = None) -> None:
+        """Open the puzzles, on ``first`` if given (one of the player's own, from the
+        review)."""
+        from ttt_tui.screens.puzzles import PuzzleScreen
 
         if not self.exploring:
             self.exploring = True
-            self.app.push_screen(ExplorerScreen(self.session.game.board, self.searcher), explored)
+            puzzles = PuzzleScreen(
+                self.searcher,
+                self.saver,
+                self._puzzle_rng,
+                screen_reader=self.session.settings.screen_reader,
+                first=first,
+            )
+            self.app.push_screen(puzzles, self._explored)
+
+    def _explored(self, _result: None = None) -> None:
+        """A screen over the game has closed: a move the computer found meanwhile is
+        played now."""
+        self.exploring = False
+        held, self._held = self._held, None
+        if held is not None:
+            self._search_answered(held)
 
     def action_review(self) -> None:
         """Open the review of the game just ended."""
@@ -414,7 +445,13 @@ class GameScreen(BaseScreen[None]):
         if not game.is_over or isinstance(self.app.screen, ReviewScreen):
             return
         person = game.human if game.mode is Mode.HUMAN_VS_AI else None
-        review = ReviewScreen(game.board.n, tuple(game.moves), self.searcher, person=person)
+        review = ReviewScreen(
+            game.board.n,
+            tuple(game.moves),
+            self.searcher,
+            person=person,
+            try_again=self._open_puzzles,
+        )
         self.app.push_screen(review)
 
     def action_stats(self) -> None:
@@ -454,13 +491,14 @@ class GameScreen(BaseScreen[None]):
 
     def check_size(self, size: Size | None = None) -> None:
         """As every screen's, and the footer's keys worked out again where the explorer's
-        key comes or goes with the width."""
+        or the puzzles' key comes or goes with the width."""
         super().check_size(size)
         # Shown by its own style (so that it can take the focus at once), the move box
         # hides with the rest of the game behind the "too small" message.
         self._box.fit(not self.has_class("-too-small"))
-        roomy = (size or self.app.size).width >= EXPLORE_KEY_WIDTH
-        if roomy is not self._roomy:
+        width = (size or self.app.size).width
+        roomy = (width >= EXPLORE_KEY_WIDTH, width >= PUZZLES_KEY_WIDTH)
+        if roomy != self._roomy:
             self._roomy = roomy
             self.refresh_bindings()
 

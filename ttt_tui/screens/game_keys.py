@@ -3,9 +3,9 @@
 One binding a key and action. A key works while `works` says so (the screen's
 ``check_action``: a key that does not is left out of the footer and passes to
 the next binding of it). A key that works is listed in the footer as
-`listed` says: redo with nothing to redo, and the review and the explorer where
-the footer has no room for them, are not listed and still do what their keys
-say; the pause key reads "Resume" while paused.
+`listed` says: redo with nothing to redo, and the review, the explorer and the
+puzzles where the footer has no room for them, are not listed and still do what
+their keys say; the pause key reads "Resume" while paused.
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ EXPLORE_KEY_WIDTH = 90
 
 REVIEW_KEY_WIDTH = 80
 """The narrowest terminal whose footer has room for the review's key (a game over)."""
+
+PUZZLES_KEY_WIDTH = 110
+"""The narrowest terminal whose footer has room for the puzzles' key beside every other."""
 
 BINDINGS: list[BindingType] = [
     # Squares by number work wherever the focus is; the board's own keys
@@ -82,6 +85,7 @@ BINDINGS: list[BindingType] = [
         "Explore",
         tooltip="explorer: the game tree, why each move is good or bad, minimax step by step",
     ),
+    Binding("z", "puzzles", "Puzzles", tooltip="puzzles: find the only move, proven by the engine"),
     Binding(
         "m",
         "move_now",
@@ -137,9 +141,9 @@ def works(
 
 def listed(binding: Binding, session: Session, width: int) -> Binding:
     """``binding``, one that works, as the footer of a terminal ``width`` columns wide
-    lists it: redo only while there is something to redo, the review and the explorer
-    only where the footer has room for them (else ``show`` False), and the pause key
-    as "Resume" while paused."""
+    lists it: redo only while there is something to redo, the review, the explorer and
+    the puzzles only where the footer has room for them (else ``show`` False), and the
+    pause key as "Resume" while paused."""
     action = binding.action
     if action == "pause" and session.paused:
         return replace(binding, description="Resume")
@@ -149,6 +153,8 @@ def listed(binding: Binding, session: Session, width: int) -> Binding:
         shown = width >= REVIEW_KEY_WIDTH
     elif action == "explore":
         shown = width >= EXPLORE_KEY_WIDTH
+    elif action == "puzzles":
+        shown = width >= PUZZLES_KEY_WIDTH
     else:
         return binding
     return binding if shown else replace(binding, show=False)

@@ -8,6 +8,7 @@ as they come, and closing the screen gives the work up.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual import on, work
@@ -23,6 +24,7 @@ from textual.widgets.option_list import Option
 from ttt_tui.engine import (
     Analysis,
     Cell,
+    Outcome,
     Player,
     Progress,
     SearchCancelled,
@@ -32,6 +34,7 @@ from ttt_tui.engine import (
 from ttt_tui.play.view import BoardState
 from ttt_tui.screens.base import BaseScreen
 from ttt_tui.search.client import Searcher
+from ttt_tui.teach.puzzles import Puzzle
 from ttt_tui.teach.review import RESULT_WORDS, Label, positions, result_of, review
 from ttt_tui.widgets.explorer_board import ExplorerBoard
 from ttt_tui.widgets.footer import GameFooter
@@ -75,6 +78,12 @@ class ReviewScreen(BaseScreen[None]):
             )
         ),
         Binding("e", "explore", "Explore", tooltip="the explorer, on the position shown"),
+        Binding(
+            "t",
+            "try_again",
+            "Try it again",
+            tooltip="try it again: the position before this mistake, as a puzzle",
+        ),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
     ]
     TOO_SMALL_ACTIONS: ClassVar[frozenset[str]] = frozenset({"close", "help"})
@@ -128,6 +137,13 @@ class ReviewScreen(BaseScreen[None]):
             self.analysis = analysis
             super().__init__()
 
+    class PuzzleMade(Message):
+        """A mistake's position made a puzzle (None: its lengths could not be timed)."""
+
+        def __init__(self, puzzle: Puzzle | None) -> None:
+            self.puzzle = puzzle
+            super().__init__()
+
     class Proving(Message):
         """Progress on the position before move ``index``."""
 
@@ -145,14 +161,18 @@ class ReviewScreen(BaseScreen[None]):
         title: str = "",
         result: str | None = None,
         person: Player | None = None,
+        try_again: Callable[[Puzzle], None] | None = None,
     ) -> None:
         """Review the game of ``cells`` on an ``n`` x ``n`` board; ``result`` is what was
         recorded for a game left unfinished (``abandoned``); ``person`` is the mark a
         person played against the computer (You vs AI), whose loss the board shows in
-        the game's colour for a loss."""
+        the game's colour for a loss. ``try_again``, if given, opens a puzzle: the review
+        offers the position of a mistake that threw a result away as one (`t`)."""
         super().__init__()
         self.person = person
         """The person's mark in a game against the computer; None in the other modes."""
+        self.try_again = try_again
+        """Opens a puzzle made of a mistake, where the review may offer one."""
         self.n = n
         self.cells = cells
         self.searcher = searcher
@@ -340,8 +360,60 @@ class ReviewScreen(BaseScreen[None]):
     # Size, and which keys work.
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Only closing and the help while the terminal is too small."""
-        return not (self.has_class("-too-small") and action not in self.TOO_SMALL_ACTIONS)
+        """Only closing and the help while the terminal is too small; "Try it again" only
+        on a move whose position it makes a puzzle of (`retry_offered`)."""
+        if self.has_class("-too-small") and action not in self.TOO_SMALL_ACTIONS:
+            return False
+        if action == "try_again":
+            return self._retry_position() is not None
+        return True
+
+    # Mistakes as puzzles.
+
+    def _retry_position(self) -> Analysis | None:
+        """The analysis of the position before the move shown, if the review offers it as
+        a puzzle."""
+        from ttt_tui.teach.puzzle_run import retry_offered
+
+        index = self.ply - 1
+        if self.try_again is None or not 0 <= index < len(self.review.moves):
+            return None
+        before = self.review.analyses[index]
+        move = self.review.moves[index]
+        return before if retry_offered(move, before, self.result, self.person) else None
+
+    def action_try_again(self) -> None:
+        """Make the position before the mistake shown a puzzle, and open it."""
+        before = self._retry_position()
+        if before is not None:
+            self._make_puzzle(before)
+
+    @work(exclusive=True, group="review-puzzle", exit_on_error=False)
+    async def _make_puzzle(self, before: Analysis) -> None:
+        """The puzzle's solution line, from the searcher's analyses along it."""
+        from ttt_tui.teach.puzzles import from_analysis
+
+        line: list[Cell] = []
+        analysis = before
+        if before.value.outcome is Outcome.WIN:
+            while True:
+                cell = min(analysis.best)
+                line.append(cell)
+                board = analysis.board.play(cell)
+                if board.is_game_over():
+                    break
+                try:
+                    analysis = await self.searcher.analyze(board, None)
+                except SearchCancelled:
+                    return
+        self.post_message(self.PuzzleMade(from_analysis(before, line)))
+
+    @on(PuzzleMade)
+    def _puzzle_made(self, message: PuzzleMade) -> None:
+        if message.puzzle is None:
+            self.notify("Its win is too long to time here: no puzzle made.", timeout=3)
+        elif self.try_again is not None and self.app.screen is self:
+            self.try_again(message.puzzle)
 
     def too_small(self, width: int, height: int) -> str | None:
         """The "too small" message, below `MIN_WIDTH` x `MIN_HEIGHT`."""

@@ -74,6 +74,27 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX games_in_play_by_time ON games_in_play (saved);
     """,
+    # Version 2: puzzle attempts, each with the player's rating after it; the player's
+    # own puzzles, from the review.
+    """
+    CREATE TABLE puzzle_attempts (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        puzzle TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        difficulty INTEGER NOT NULL CHECK (difficulty >= 1),
+        solved INTEGER NOT NULL CHECK (solved IN (0, 1)),
+        streak INTEGER CHECK (streak >= 0),
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL CHECK (deviation > 0),
+        volatility REAL NOT NULL CHECK (volatility > 0)
+    );
+    CREATE TABLE own_puzzles (
+        id INTEGER PRIMARY KEY,
+        added TEXT NOT NULL,
+        puzzle TEXT NOT NULL UNIQUE
+    );
+    """,
 )
 """The schema, one script a version: version N is ``MIGRATIONS[N - 1]``.
 
@@ -82,7 +103,11 @@ the columns the screens ask by; its ``digest`` keeps an exact duplicate out. ``s
 is kept by the triggers in the transaction that records a game or a reset, so the
 counts never disagree with the records: they count the games after the last row of
 ``stats_resets``. ``games_in_play`` holds each game in progress to resume, with the
-process that plays it (``owner``; NULL once it was left)."""
+process that plays it (``owner``; NULL once it was left). ``puzzle_attempts`` holds
+each attempt at a puzzle (its record, `ttt_tui.teach.puzzles.record`), whether it was
+solved, the streak's length after it in streak mode (NULL outside it) and the player's
+Glicko-2 rating after it: the newest row's is the player's rating. ``own_puzzles``
+holds the puzzles the review made of the player's own mistakes, each once."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
 """The schema this ttt-tui writes."""

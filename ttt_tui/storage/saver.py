@@ -29,6 +29,7 @@ from queue import SimpleQueue
 from typing import Any
 
 from ttt_tui.play.game import EndedGame, SavedGame
+from ttt_tui.play.rating import Attempt, Rating
 from ttt_tui.play.results import Result
 from ttt_tui.play.settings import Settings
 from ttt_tui.storage.database import LockBusy
@@ -146,6 +147,27 @@ class Saver:
         """Up to ``limit`` recorded games with their numbers, newest first, older than game
         ``before`` (None: from the newest), once every change handed in before is made."""
         job = self._submit(lambda store: store.games_page(before, limit), "")
+        return job.future
+
+    def record_attempt(self, attempt: Attempt) -> Future[Rating]:
+        """Keep an attempt at a puzzle; the player's rating after it."""
+        job = self._submit(lambda store: store.record_attempt(attempt), "the puzzle attempt")
+        return job.future
+
+    def puzzle_standing(self) -> Future[tuple[Rating, int]]:
+        """The player's puzzle rating and best streak, once every change handed in before
+        is made."""
+        job = self._submit(lambda store: (store.puzzle_rating(), store.best_streak()), "")
+        return job.future
+
+    def add_own_puzzle(self, puzzle: str) -> None:
+        """Keep a puzzle made of the player's own mistake (its record)."""
+        self._submit(lambda store: store.add_own_puzzle(puzzle), "your puzzle")
+
+    def own_puzzles(self) -> Future[list[str]]:
+        """The player's own puzzles' records, oldest first, once every change handed in
+        before is made."""
+        job = self._submit(lambda store: store.own_puzzles(), "")
         return job.future
 
     def keep_in_play(self, saved: SavedGame | None) -> None:

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 from platformdirs import user_data_dir
 
 from ttt_tui.play.game import SavedGame
+from ttt_tui.play.rating import Attempt, Rating, after_attempt
 from ttt_tui.play.settings import Settings
 from ttt_tui.storage.database import (
     DATABASE_FILE,
@@ -385,6 +386,85 @@ class Store:
                 )
 
         self._use(reset)
+
+    # Puzzles --------------------------------------------------------------
+
+    def puzzle_rating(self) -> Rating:
+        """The player's puzzle rating: the one after the newest attempt, or a newcomer's."""
+        row = self._use(
+            lambda db: db.execute(
+                "SELECT rating, deviation, volatility FROM puzzle_attempts ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        )
+        return Rating() if row is None else Rating(*row)
+
+    def record_attempt(self, attempt: Attempt) -> Rating:
+        """Keep an attempt at a puzzle and the player's rating after it (Glicko-2, a
+        rating period an attempt), in one transaction; returns the new rating."""
+        moment = self.now().isoformat()
+
+        def record_it(db: sqlite3.Connection) -> Rating:
+            with write(db):
+                row = db.execute(
+                    "SELECT rating, deviation, volatility FROM puzzle_attempts"
+                    " ORDER BY id DESC LIMIT 1"
+                ).fetchone()
+                before = Rating() if row is None else Rating(*row)
+                after = after_attempt(before, attempt.difficulty, attempt.solved)
+                db.execute(
+                    "INSERT INTO puzzle_attempts (at, puzzle, n, difficulty, solved, streak,"
+                    " rating, deviation, volatility) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        moment,
+                        attempt.puzzle,
+                        attempt.n,
+                        attempt.difficulty,
+                        int(attempt.solved),
+                        attempt.streak,
+                        after.rating,
+                        after.deviation,
+                        after.volatility,
+                    ),
+                )
+                return after
+
+        return self._use(record_it)
+
+    def best_streak(self) -> int:
+        """The longest streak of puzzles solved in a row in streak mode (0 with none)."""
+        found = self._use(
+            lambda db: db.execute("SELECT max(streak) FROM puzzle_attempts").fetchone()[0]
+        )
+        return int(found or 0)
+
+    def add_own_puzzle(self, puzzle: str) -> None:
+        """Keep a puzzle made of the player's own mistake (its record), once."""
+        moment = self.now().isoformat()
+
+        def add(db: sqlite3.Connection) -> None:
+            with write(db):
+                db.execute(
+                    "INSERT OR IGNORE INTO own_puzzles (added, puzzle) VALUES (?, ?)",
+                    (moment, puzzle),
+                )
+
+        self._use(add)
+
+    def own_puzzles(self) -> list[str]:
+        """The player's own puzzles (their records), oldest first."""
+        rows = self._use(
+            lambda db: db.execute("SELECT puzzle FROM own_puzzles ORDER BY id").fetchall()
+        )
+        return [str(puzzle) for (puzzle,) in rows]
+
+    def attempts(self) -> tuple[int, int]:
+        """How many puzzles were attempted and how many of them solved."""
+        row = self._use(
+            lambda db: db.execute(
+                "SELECT count(*), coalesce(sum(solved), 0) FROM puzzle_attempts"
+            ).fetchone()
+        )
+        return int(row[0]), int(row[1])
 
     def newest_number(self) -> int:
         """The number of the newest game (1 the first ever recorded); 0 with none."""
