@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -45,6 +46,26 @@ async def test_results_are_the_engine_s_own(searcher: SearchProcess) -> None:
         for difficulty in Difficulty:
             move = await searcher.choose_move(board, difficulty, 7, None)
             assert move == choose_move(board, difficulty, random.Random(7))
+
+
+async def test_another_ttt_tui_in_the_current_folder_is_not_the_one_searching(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run from a folder holding another copy's ``ttt_tui`` (a clone, say), the search
+    process still runs the game's own code, not that folder's."""
+    worker = tmp_path / "ttt_tui" / "search" / "worker.py"
+    worker.parent.mkdir(parents=True)
+    for package in (tmp_path / "ttt_tui", worker.parent):
+        (package / "__init__.py").write_text("")
+    worker.write_text("import sys\nsys.exit('the wrong ttt_tui')\n")
+    monkeypatch.chdir(tmp_path)
+    process = SearchProcess()
+    process.start()
+    try:
+        board = Board.parse("X...O....")
+        assert await asyncio.wait_for(process.analyze(board, None), 30) == analyze(board)
+    finally:
+        await process.close()
 
 
 async def test_a_search_given_up_on_stops_and_the_next_runs(searcher: SearchProcess) -> None:

@@ -437,7 +437,7 @@ def test_game_options_before_or_after_serve_reach_every_tab() -> None:
     assert game_argv(plain) == []
     assert plain.public_url is None
     assert tab_argv(["--mark", "O"]) == [
-        sys.executable, "-m", "ttt_tui", "--mark", "O"
+        sys.executable, "-P", "-m", "ttt_tui", "--mark", "O"
     ]  # fmt: skip
 
 

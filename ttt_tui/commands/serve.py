@@ -39,6 +39,7 @@ import contextlib
 import html
 import ipaddress
 import logging
+import os
 import shlex
 import signal
 import sys
@@ -53,6 +54,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from ttt_tui.compat.serve import game_process, page_template, web_app
+from ttt_tui.proc.child import python_module
 
 log = logging.getLogger("ttt-tui.serve")
 
@@ -134,8 +136,9 @@ def is_loopback(host: str) -> bool:
 
 
 def tab_argv(game_argv: Sequence[str]) -> list[str]:
-    """The command line of one tab's game with ``game_argv``."""
-    return [sys.executable, "-m", "ttt_tui", *game_argv]
+    """The command line of one tab's game with ``game_argv``: this copy of ttt-tui
+    (`python_module`; the server's environment carries its path)."""
+    return [*python_module("ttt_tui")[0], *game_argv]
 
 
 def full_text(max_games: int) -> str:
@@ -410,6 +413,9 @@ def run_server(
             f" each its own process on this machine (at most {max_games} at once).",
             file=sys.stderr,
         )
+    # Every tab's game, started by textual-serve with this process's environment, runs
+    # this copy of ttt-tui, whatever the current folder holds.
+    os.environ["PYTHONPATH"] = python_module("ttt_tui")[1]["PYTHONPATH"]
     server = GameServer(
         game_argv,
         host=host,

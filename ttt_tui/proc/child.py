@@ -24,8 +24,10 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 import threading
 from collections.abc import Coroutine, Mapping, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from ttt_tui.proc.frames import Codec
@@ -34,6 +36,18 @@ STDERR_KEPT = 4000
 """How many of the last characters a child wrote on standard error are kept."""
 
 _T = TypeVar("_T")
+
+PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+"""The folder holding this copy of the ttt_tui package."""
+
+
+def python_module(module: str) -> tuple[list[str], dict[str, str]]:
+    """The command line and environment that run ``module`` of this copy of ttt-tui,
+    installed or not, in a fresh Python: its folder first on the module path
+    (``PYTHONPATH``), and never the current folder (``-P``), where ``python -m`` would
+    otherwise find a ``ttt_tui`` folder of another copy first (a clone, say)."""
+    path = os.pathsep.join(filter(None, [PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))
+    return [sys.executable, "-P", "-m", module], {**os.environ, "PYTHONPATH": path}
 
 
 class ChildEnded(Exception):

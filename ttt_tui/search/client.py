@@ -25,13 +25,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import random
-import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 from ttt_tui.engine import (
@@ -44,7 +41,7 @@ from ttt_tui.engine import (
     analyze,
     choose_move,
 )
-from ttt_tui.proc.child import Child, ChildEnded
+from ttt_tui.proc.child import Child, ChildEnded, python_module
 from ttt_tui.proc.frames import PICKLES
 from ttt_tui.search.worker import ANALYSIS, COUNT, MOVE, Job, Reply
 
@@ -224,13 +221,10 @@ class SearchProcess:
 
     async def _serve(self) -> None:
         """Run the process and pass on its replies; start another each time one dies."""
-        # The process finds this copy of ttt-tui, installed or not.
-        package_root = str(Path(__file__).resolve().parents[2])
-        path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
-        command = [sys.executable, "-m", "ttt_tui.search.worker"]
+        command, env = python_module("ttt_tui.search.worker")
         replacing = False
         while not self._closed:
-            child = Child(command, PICKLES, env={**os.environ, "PYTHONPATH": path})
+            child = Child(command, PICKLES, env=env)
             try:
                 await child.start()
             except OSError as exc:
