@@ -501,14 +501,20 @@ class TicTacToeApp(AppFixes[None]):
     async def on_event(self, event: events.Event) -> None:
         """Drop keys and mouse events once quitting: nothing they do would be seen; take
         an alt+letter, or Escape and a digit read as one key, as the Escape and the key a
-        person typed (`escape_then`)."""
+        person typed (`escape_then`); close the command palette as its Escape arrives
+        (`GamePalette.escape`), so that the keys behind it reach the screen beneath."""
         if self.quitting and isinstance(event, events.InputEvent):
             return
         if isinstance(event, events.Key) and not event.is_forwarded:
             typed = escape_then(event.key, event.character)
             if typed is not None:
-                await super().on_event(events.Key("escape", "\x1b"))
-                await super().on_event(events.Key(typed, typed))
+                await self.on_event(events.Key("escape", "\x1b"))
+                await self.on_event(events.Key(typed, typed))
+                return
+            if event.key == "escape" and isinstance(self.screen, GamePalette):
+                # Closed now, not once the Escape has been through it: a q right
+                # behind it would be typed into it, and the game would not quit.
+                self.screen.escape()
                 return
             if self._quits(event):
                 await self.action_quit()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -215,3 +216,95 @@ def quit_in_a_resize_storm(data: Path, seed: int) -> None:
 def test_q_in_a_storm_of_resizes_forty_times(tmp_path: Path) -> None:
     for seed in range(40):
         quit_in_a_resize_storm(tmp_path / str(seed), seed)
+
+
+# Escape and q with a screen open, in a storm of resizes, on a busy machine -----------
+
+SCREENS = {
+    "the palette": (b"\x10", 1),
+    "the palette, a word typed": (b"\x10he", 1),
+    "the theme picker": (b"\x10theme\r", 1),
+    "the help, the palette over it": (b"?\x10", 2),
+    "the stats, the palette over them": (b"s\x10", 2),
+    "the help": (b"?", 1),
+    "the move box": (b":", 1),
+    "the explorer": (b"e", 1),
+}
+"""Screens a person closes with Escape before quitting: the keys that open them, one
+at a time, and how many Escapes close them all."""
+
+
+BUSY_FOR = 120
+"""Seconds a busy process spins at most: it ends by itself if the test is killed."""
+
+
+def busy_processes(count: int) -> list[subprocess.Popen[bytes]]:
+    """``count`` processes that keep a core busy each, as CI's other jobs do."""
+    code = f"import time\nend = time.monotonic() + {BUSY_FOR}\nwhile time.monotonic() < end: pass"
+    spin = [sys.executable, "-c", code]
+    quiet = subprocess.DEVNULL
+    return [subprocess.Popen(spin, stdout=quiet, stderr=quiet) for _ in range(count)]
+
+
+def escape_and_quit_in_a_storm(data: Path, seed: int) -> tuple[str, float]:
+    """One run: a screen open over the game (`SCREENS`, by the seed), forty resizes a
+    few milliseconds apart, and in the middle of them the Escapes that close it and q,
+    in one read (the last Escape and q then read as alt+q) or in writes of their own
+    with no pause between. The game ends with status 0 within `QUIT_WITHIN` of the q.
+    What was open, and how long the game took to end."""
+    rng = random.Random(seed)
+    name, (opener, escapes) = rng.choice(sorted(SCREENS.items()))
+    command = game_command("--ai-delay", "0", "--seed", str(seed))
+    terminal = Terminal(command, game_env(data), SIZE)
+    try:
+        assert terminal.wait_for(lambda lines: "Your move" in "\n".join(lines)), terminal.text()
+        for key in opener:
+            terminal.write(bytes([key]))
+            time.sleep(0.15)
+        terminal.wait_for(lambda lines: True)  # drawn, and the output paused
+        quit_at = rng.randint(5, 35)
+        one_read = rng.random() < 0.5
+        typed = None
+        for index in range(40):
+            terminal.resize((rng.randint(60, 140), rng.randint(20, 45)))
+            if index == quit_at:
+                if one_read:
+                    terminal.write(b"\x1b" * escapes + b"q")
+                else:
+                    for _ in range(escapes):
+                        terminal.write(b"\x1b")
+                    terminal.write(b"q")
+                typed = time.monotonic()
+            time.sleep(rng.uniform(0, 0.02))
+        assert typed is not None
+        status = terminal.wait_exit(QUIT_WITHIN + 3)
+        took = time.monotonic() - typed
+        what = f"seed {seed}, {name}, Escape and q {'in one read' if one_read else 'apart'}"
+        assert status == 0, f"{what}: still running {took:.1f} s after q"
+        assert took <= QUIT_WITHIN, f"{what}: ended {took:.1f} s after q"
+        shown = terminal.after_exit().strip()
+        assert not shown, f"{what}: after the game, the terminal showed {shown!r}"
+        return name, took
+    finally:
+        terminal.close()
+
+
+@pytest.mark.long
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal's resizes (SIGWINCH)")
+def test_escape_and_q_over_any_screen_in_a_storm_on_a_busy_machine(tmp_path: Path) -> None:
+    """Issue 35, point 10: the real-terminal fuzz once left a game running after
+    Escape and q. With the palette open, the q was typed into the palette its Escape
+    was closing, and the game went on; in one read always (Textual reads alt+q), and
+    apart too whenever the app was too busy to close the palette before the q came.
+    Twenty runs, two busy processes beside them; each must end within 2 s of its q."""
+    spinners = busy_processes(2)
+    took: list[tuple[float, str]] = []
+    try:
+        for seed in range(20):
+            name, seconds = escape_and_quit_in_a_storm(tmp_path / str(seed), seed)
+            took.append((seconds, name))
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+    print(f"worst quit: {max(took)[0]:.2f} s ({max(took)[1]}) of {len(took)} runs")

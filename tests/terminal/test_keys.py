@@ -43,3 +43,30 @@ def test_a_q_typed_in_the_move_box_is_typed_not_a_quit(tmp_path: Path) -> None:
         assert terminal.wait_exit(10) == 0
     finally:
         terminal.close()
+
+
+def test_escape_then_q_in_one_read_closes_the_palette_and_quits(tmp_path: Path) -> None:
+    """Escape closed the palette, but the q read with it (alt+q, split by the game into
+    the two keys typed) was typed into the closing palette: the game went on."""
+    terminal = game_in_a_terminal(tmp_path)
+    try:
+        terminal.write(b"\x10")
+        assert terminal.wait_for(lambda lines: "Search for commands" in "\n".join(lines))
+        terminal.write(b"\x1bq")
+        assert terminal.wait_exit(10) == 0
+    finally:
+        terminal.close()
+
+
+def test_escape_then_a_digit_in_one_read_closes_the_palette_and_plays(tmp_path: Path) -> None:
+    terminal = game_in_a_terminal(tmp_path)
+    try:
+        terminal.write(b"\x10")
+        assert terminal.wait_for(lambda lines: "Search for commands" in "\n".join(lines))
+        terminal.write(b"\x1b5")
+        played = terminal.wait_for(lambda lines: "1. X b2" in "\n".join(lines), 10)
+        assert played, terminal.text()
+        terminal.write(b"q")
+        assert terminal.wait_exit(10) == 0
+    finally:
+        terminal.close()
