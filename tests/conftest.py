@@ -121,6 +121,7 @@ ONE_CASE = (
     "tests/compat/",
     "tests/commands/test_check.py",
     "tests/engine/test_progress.py",
+    "tests/engine/test_book.py",
 )
 """Where a parametrised test runs its first case in the default run and every case in
 the long run: each case of a Pilot test starts an app (of a check test, a bot and
@@ -161,7 +162,33 @@ SLOW = (
     "tests/storage/test_shared.py::test_sixteen_writers_at_once_lose_no_record_no_count_and",
     # Searches of a second or more: the default run keeps one of each kind.
     "tests/engine/test_progress.py::test_tables_stay_under_their_cap",
-    "tests/engine/test_book.py::test_the_book_s_move_values_are_the_search_s[X",
+    "tests/engine/test_book.py::test_the_book_s_move_values_are_the_search_s",
+    "tests/engine/test_progress.py::test_searches_in_two_threads_on_one_board_size_keep_to",
+    # A search's results sent to another process: the search process's own tests
+    # (tests/search) send every kind of result across.
+    "tests/engine/test_progress.py::test_results_cross_a_process_boundary",
+    # The scan of every workaround's private names, and the scanner's own check, as the
+    # scan above.
+    "tests/compat/test_private_names.py::test_every_private_name_a_workaround_uses_is_listed",
+    "tests/compat/test_private_names.py::test_the_scan_sees_private_names",
+    # Searches cancelled at random moments, the tables checked after each: the default
+    # run cancels searches in tests/search and tests/ui/test_races.py.
+    "tests/engine/test_progress.py::test_a_cancelled_search_leaves_the_tables_sound",
+    # Whole checks of a class of bots and of an example bot; the default run checks the
+    # line-protocol example and each bot's misbehaviour.
+    "tests/commands/test_check.py::test_a_class_of_bots_gets_a_line_each_and_a_bad_one_stops",
+    "tests/commands/test_check.py::test_the_example_bots_are_perfect",
+    "tests/commands/test_check.py::test_a_line_protocol_bot_that_dies_is_counted_each_time",
+    # A search's progress in a thread: the search process's reports are checked in
+    # tests/search/test_client.py.
+    "tests/engine/test_progress.py::test_progress_reports_nodes_time_stage_and_a_partial",
+    # Pilot tests of a feature whose rules a quicker test checks: records from before
+    # the database (tests/storage/test_migration.py), the explorer's keys when too
+    # small (tests/ui/test_size.py), the explorer's words on the small board
+    # (tests/teach/test_explain.py).
+    "tests/ui/test_persistence.py::test_games_recorded_before_the_database_are_moved_into",
+    "tests/ui/test_explorer.py::test_too_small_the_explorer_offers_only_the_keys_that_work",
+    "tests/ui/test_coach.py::test_the_explorer_s_small_board_words_every_hint_the_same_way",
 )
 """Tests in the long run alone, by the start of their node id; they are slow, and
 what they check is checked in the default run more quickly or less thoroughly."""
