@@ -894,7 +894,7 @@ class Fuzzer:
             # Under the game's explorer the computer's move waits, by design, until
             # the explorer closes (seed 2 settled there, after 1,874 events).
             game = screen.session.game
-            return game.ai_to_move and not screen.session.paused and not screen.exploring
+            return game.ai_to_move and not screen.session.paused and not screen.over.waiting
 
         def analysis_due() -> bool:
             wanted = screen.session.settings.coach or screen.session.hint_requested

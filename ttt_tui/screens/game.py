@@ -27,6 +27,7 @@ from ttt_tui.screens.game_keys import EXPLORE_KEY_WIDTH as EXPLORE_KEY_WIDTH
 from ttt_tui.screens.game_keys import PUZZLES_KEY_WIDTH
 from ttt_tui.screens.game_search import Found, Searches
 from ttt_tui.screens.new_game import NewGameQuestion
+from ttt_tui.screens.over_game import OverGame
 from ttt_tui.search.client import Searcher
 from ttt_tui.storage.saver import Saver
 from ttt_tui.storage.store import LeftGame
@@ -39,7 +40,6 @@ from ttt_tui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from ttt_tui.bots.player import BotPlayer
-    from ttt_tui.teach.puzzles import Puzzle
 
 MIN_SIZES: dict[BoardSize, tuple[int, int]] = {
     BoardSize.THREE: (56, 16),
@@ -160,17 +160,10 @@ class GameScreen(BaseScreen[None]):
         self._roomy: tuple[bool, bool] | None = None
         """Whether the footer had room for the explorer's key, and for the puzzles', when last
         sized."""
-        self.exploring = False
-        """Whether the game's explorer is open over it: the computer's move, if it comes
-        meanwhile, waits until the explorer closes."""
-        self._held: game_search.AIMoved | None = None
-        """The computer's move that came while the explorer was open, played when it closes."""
         self._searches = Searches(self, searcher, bot, ai_delay, rng)
         """The computer's moves (minimax's or the learner's bot's) and minimax's analyses."""
-        self._puzzle_rng = random.Random()
-        """The puzzles' choices: a copy of the game's generator, so that a seed replays
-        them too without changing the computer's moves."""
-        self._puzzle_rng.setstate(rng.getstate())
+        self.over = OverGame(self, session, saver, searcher, rng, self._search_answered)
+        """The explorer, the puzzles, the review and the stats, over the game."""
         self._offer = BotOffer(self, session, bot, self.apply)
         """The offer to go on with Hard when the learner's bot gives no move."""
         self.new_game = NewGameQuestion(
@@ -246,8 +239,7 @@ class GameScreen(BaseScreen[None]):
         session = self.session
         match message:
             case GameScreen.AIMoved(token, cell, level):
-                if self.exploring:
-                    self._held = message
+                if self.over.hold(message):
                     return
                 self.apply(session.apply_move(token, cell, level))
             case GameScreen.BotGaveNoMove(token, why):
@@ -396,70 +388,23 @@ class GameScreen(BaseScreen[None]):
         self._box.close()
         self.set_focus(self._board)
 
-    # The screens over the game.
+    # The screens over the game (`ttt_tui.screens.over_game`).
 
     def action_explore(self) -> None:
-        """Open the explorer on the position in play; the game waits until it closes, and a
-        move the computer found meanwhile is played then."""
-        from ttt_tui.screens.explorer import ExplorerScreen
-
-        if not self.exploring:
-            self.exploring = True
-            self.app.push_screen(
-                ExplorerScreen(self.session.game.board, self.searcher), self._explored
-            )
+        """Open the explorer on the position in play; the game waits until it closes."""
+        self.over.explorer()
 
     def action_puzzles(self) -> None:
         """Open the puzzles; the game waits until they close, as under the explorer."""
-        self._open_puzzles()
-
-    def _open_puzzles(self, first: Puzzle | None = None) -> None:
-        """Open the puzzles, on ``first`` if given (one of the player's own, from the
-        review)."""
-        from ttt_tui.screens.puzzles import PuzzleScreen
-
-        if not self.exploring:
-            self.exploring = True
-            puzzles = PuzzleScreen(
-                self.searcher,
-                self.saver,
-                self._puzzle_rng,
-                screen_reader=self.session.settings.screen_reader,
-                first=first,
-            )
-            self.app.push_screen(puzzles, self._explored)
-
-    def _explored(self, _result: None = None) -> None:
-        """A screen over the game has closed: a move the computer found meanwhile is
-        played now."""
-        self.exploring = False
-        held, self._held = self._held, None
-        if held is not None:
-            self._search_answered(held)
+        self.over.puzzles()
 
     def action_review(self) -> None:
         """Open the review of the game just ended."""
-        from ttt_tui.screens.review import ReviewScreen
-
-        game = self.session.game
-        if not game.is_over or isinstance(self.app.screen, ReviewScreen):
-            return
-        person = game.human if game.mode is Mode.HUMAN_VS_AI else None
-        review = ReviewScreen(
-            game.board.n,
-            tuple(game.moves),
-            self.searcher,
-            person=person,
-            try_again=self._open_puzzles,
-        )
-        self.app.push_screen(review)
+        self.over.review()
 
     def action_stats(self) -> None:
         """Show all-time statistics."""
-        from ttt_tui.screens.stats import StatsScreen
-
-        board = BoardSize(self.session.game.board.n)
-        self.app.push_screen(StatsScreen(self.saver, self.searcher, board))
+        self.over.stats()
 
     # Which keys work, and the size.
 
