@@ -259,16 +259,7 @@ def prove(board: Board) -> Puzzle | None:
         goal = Goal.HOLD
         line = (first,)
         plies = max(_loss_plies(board, cell) for cell in wrong)
-    tempting = sum(1 for cell in wrong if _looks_active(board, cell))
-    return Puzzle(
-        board,
-        goal,
-        line,
-        plies,
-        themes_of(board, goal, line),
-        tempting,
-        medium_level(board, first),
-    )
+    return _made(board, goal, line, plies, wrong)
 
 
 def only_move(analysis: Analysis) -> Cell | None:
@@ -306,16 +297,17 @@ def from_analysis(analysis: Analysis, line: Sequence[Cell]) -> Puzzle | None:
         if len(known) != len(losses):
             return None
         plies = max(known)
+    return _made(board, goal, solution, plies, wrong)
+
+
+def _made(
+    board: Board, goal: Goal, line: tuple[Cell, ...], plies: int, wrong: Sequence[Cell]
+) -> Puzzle:
+    """The puzzle of ``board`` whose solution is ``line``, ``wrong`` its other moves:
+    its themes, tempting moves and Medium's chance worked out."""
     tempting = sum(1 for cell in wrong if _looks_active(board, cell))
-    return Puzzle(
-        board,
-        goal,
-        solution,
-        plies,
-        themes_of(board, goal, solution),
-        tempting,
-        medium_level(board, first),
-    )
+    themes = themes_of(board, goal, line)
+    return Puzzle(board, goal, line, plies, themes, tempting, medium_level(board, line[0]))
 
 
 def canonical_key(board: Board) -> int:
