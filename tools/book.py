@@ -121,10 +121,7 @@ def render(entries: Entries, values: Values) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Prove Hard's moves in every early 5x5 position, and the value of every position one
     mark later, and write the opening book."""
-    parser = Options("python -m tools.book", main.__doc__)
-    where = f"the file to write (default: {TARGET})"
-    parser.add_argument("--output", type=Path, default=TARGET, metavar="FILE", help=where)
-    args = parser.parse(argv)
+    args = Options("python -m tools.book", main.__doc__, output=TARGET).parse(argv)
     positions = book_positions()
     entries: Entries = {}
     start = time.process_time()

@@ -6,13 +6,13 @@ in positions from seeded random play and from the opening book's lines
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from tools.report import Options
 from ttt_tui.teach import puzzles
 
 TARGET = Path(__file__).resolve().parents[1] / "ttt_tui" / "teach" / "puzzle_set.py"
@@ -64,13 +64,8 @@ def render(records: Sequence[str]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Prove the set and write it; returns the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="python -m tools.puzzles",
-        description="Prove the puzzle set on every board and write it.",
-    )
-    parser.add_argument("--output", type=Path, default=TARGET, help=f"default: {TARGET}")
-    args = parser.parse_args(argv)
+    """Prove the puzzle set on every board and write it."""
+    args = Options("python -m tools.puzzles", main.__doc__, output=TARGET).parse(argv)
     start = time.process_time()
     found = build()
     args.output.write_text(render([puzzles.record(p) for p in found]), encoding="utf-8")

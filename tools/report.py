@@ -55,11 +55,17 @@ class Count(NamedTuple):
 class Options(argparse.ArgumentParser):
     """A tool's parser: an ``N`` option for each of its `Count`, ``--quick`` if any has
     a quick value, and whatever else the tool adds. Its description is the docstring of
-    the tool's ``main``, which says what the tool does."""
+    the tool's ``main``, which says what the tool does. With ``output``, a tool that
+    writes a data module takes ``--output FILE``, ``output`` by default."""
 
-    def __init__(self, prog: str, description: str | None, *counts: Count) -> None:
+    def __init__(
+        self, prog: str, description: str | None, *counts: Count, output: Path | None = None
+    ) -> None:
         super().__init__(prog=prog, description=description)
         self.counts = counts
+        if output is not None:
+            where = f"the file to write (default: {output})"
+            self.add_argument("--output", type=Path, default=output, metavar="FILE", help=where)
         for count in counts:
             quick = "" if count.quick is None else f"; {count.quick} with --quick"
             described = f"{count.what} (default: {count.default}{quick})"

@@ -54,7 +54,7 @@ from tools.report import (
 )
 from ttt_tui.engine import SIZES, Board, Difficulty, Player, Progress, choose_move, mover_of
 from ttt_tui.play.results import Result
-from ttt_tui.play.settings import LEVELS, Mode
+from ttt_tui.play.settings import LEVELS, PLAYABLE_MODES, Mode
 from ttt_tui.storage import DATABASE_FILE, GameRecord, Store
 
 Lines = Sequence[str]
@@ -813,14 +813,14 @@ def played(n: int, rng: random.Random) -> tuple[int, tuple[int, ...], Result]:
 
 
 def seeded_records(count: int, seed: int, start: datetime) -> list[GameRecord]:
-    """``count`` games a minute apart from ``start``: 3x3 three times in five, any mode,
-    the computer's sides at any level."""
+    """``count`` games a minute apart from ``start``: 3x3 three times in five, any mode
+    played on one computer, the computer's sides at any level."""
     rng = random.Random(seed)
     pool = [played(n, rng) for n in (3, 3, 3, 4, 5) for _ in range(200)]
     records = []
     for i in range(count):
         n, moves, result = rng.choice(pool)
-        mode = rng.choice(tuple(Mode))
+        mode = rng.choice(PLAYABLE_MODES)
         human = rng.choice(tuple(Player)) if mode is Mode.HUMAN_VS_AI else None
         side = {p: None if mode is Mode.TWO_PLAYERS or p is human else rng.choice(LEVELS)
                 for p in Player}  # fmt: skip
