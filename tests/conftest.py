@@ -44,15 +44,18 @@ def cached_bytecode(folder: Path) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """A process that has not exited a minute after its last test prints every thread's
+    """A run that has not exited a minute after its last test prints every thread's
     stack and ends: a search stuck in a loop, in a thread no test waits for any more,
-    would otherwise keep it (and an xdist run) from ever exiting.
+    would otherwise keep it from ever exiting. Not an xdist worker: a worker waits,
+    its work done, until the whole run ends (an idle one from the start), and xdist
+    ends one that does not exit then within 10 s (``NodeManager.EXIT_TIMEOUT``).
 
     What is garbage by now is collected once, its finalizers' unraisable exceptions
     reported as pytest reports them, and what lives is then frozen: pytest's own
     cleanup collects "harder", five times over every live object, which took each
     worker four to five seconds after its last test."""
-    faulthandler.dump_traceback_later(60, exit=True)
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        faulthandler.dump_traceback_later(60, exit=True)
     gc.collect()
     gc.freeze()
 
