@@ -265,7 +265,9 @@ async def test_a_long_game_opens_with_its_selected_move_in_view() -> None:
         assert review.query_one(OptionList).highlighted == 25
         assert " 25. X a2" in drawn_text(app)
         # Graded, the summary comes under the list, which shrinks.
-        await until(pilot, lambda: len(review.review.moves) == 25, "every move graded")
+        # A 25-move 5x5 game takes seconds of CPU to grade, many more beside the long
+        # run's other workers on 2 cores (10 s were once too few).
+        await until(pilot, lambda: len(review.review.moves) == 25, "every move graded", seconds=120)
         await until(pilot, lambda: bool(shown(review, "#review-summary-text")), "the summary")
         await pilot.pause()
         assert " 25. X a2" in drawn_text(app)
