@@ -125,6 +125,8 @@ LANDMARKS = (
     "Esc to close",  # help, cropped
     "All-time stats",  # stats
     "Reset all-time stats",  # the confirmation
+    "ttt-tui — puzzles",  # the puzzles
+    "esc Game",  # the puzzles' footer, whose "q Quit" a narrow window cuts off
     PALETTE,
 )
 """Text that shows which screen is up, at the minimum size or larger."""
