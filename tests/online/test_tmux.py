@@ -46,7 +46,7 @@ class Tmux:
         """Start ``ttt-tui ARGS`` in a window of its own, 100x30, with ``data`` as its
         data directory; the window stays once the program ends, to read its last words."""
         env = game_env(data)
-        keep = ("PATH", "PYTHONPATH", "TTT_TUI_DATA_DIR", "TERM", "HOME", "PYTHONPYCACHEPREFIX")
+        keep = ("PATH", "PYTHONPATH", "TTT_TUI_DATA_DIR", "TERM", "HOME")
         words = [f"{key}={env[key]}" for key in keep if key in env]
         command = shlex.join(["env", *words, *game_command(*args)])
         shell = f"cd {shlex.quote(str(ROOT))} && {command}; echo EXIT=$?; sleep 60"
