@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, TypeVar
 
 if TYPE_CHECKING:
+    from ttt_tui.engine import Player
     from ttt_tui.play.settings import BoardSize
 
 Number = TypeVar("Number", int, float)
@@ -78,6 +79,16 @@ def board_size(text: str) -> BoardSize:
     except ValueError:
         choices = ", ".join(str(size.n) for size in BoardSize)
         raise argparse.ArgumentTypeError(f"expected one of {choices}, got {text!r}") from None
+
+
+def mark(text: str) -> Player:
+    """An argparse type: X or O, in any case."""
+    from ttt_tui.engine import Player
+
+    try:
+        return Player(text.strip().upper())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X or O, got {text!r}") from None
 
 
 def clipped(text: str) -> str:

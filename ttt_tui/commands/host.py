@@ -10,7 +10,7 @@ import argparse
 import importlib.util
 import sys
 
-from ttt_tui.commands import BOARD_METAVAR, Subcommands, board_size, bounded
+from ttt_tui.commands import BOARD_METAVAR, Subcommands, board_size, bounded, mark
 
 DEFAULT_BIND = "0.0.0.0"
 """The address listened on unless told otherwise: every network this machine is on,
@@ -29,13 +29,6 @@ NEEDS_AIOHTTP = (
     'needs aiohttp, which is not installed; install the web extra with: pip install "ttt-tui[web]"'
 )
 """What `host` and `join` say without the ``web`` extra."""
-
-
-def mark(text: str) -> str:
-    """An argparse type: ``X`` or ``O``, either case."""
-    if text.strip().upper() not in ("X", "O"):
-        raise argparse.ArgumentTypeError(f"expected X or O, got {text!r}")
-    return text.strip().upper()
 
 
 def add_parser(commands: Subcommands) -> argparse.ArgumentParser:

@@ -20,7 +20,6 @@ from textual.app import App
 
 from ttt_tui.commands.play import SCREEN_READER_ENV
 from ttt_tui.compat.cursor import show_terminal_cursor
-from ttt_tui.engine import Player
 from ttt_tui.online.client import JoinRefused, RoomClient
 from ttt_tui.online.protocol import Invite
 from ttt_tui.online.room import Seat
@@ -152,7 +151,7 @@ async def _host(args: argparse.Namespace) -> int:
     try:
         board: BoardSize = args.board or BoardSize.THREE
         name = server.create_room(
-            n=board.n, host_mark=Player(args.mark), host_name=args.name, grace=args.grace
+            n=board.n, host_mark=args.mark, host_name=args.name, grace=args.grace
         )
         shown_host = this_machine() if args.bind in ANY_ADDRESS else args.bind
         invites = server.invites(name, shown_host, port)

@@ -10,12 +10,12 @@ import stat
 import sys
 from typing import TYPE_CHECKING
 
-from ttt_tui.commands import BOARD_METAVAR, board_size, bounded
+from ttt_tui.commands import BOARD_METAVAR, board_size, bounded, mark
 from ttt_tui.commands.check import DEFAULT_TIMEOUT, answer_seconds
 
 if TYPE_CHECKING:
     from ttt_tui.bots.player import BotPlayer
-    from ttt_tui.engine import Difficulty, Player
+    from ttt_tui.engine import Difficulty
 
 SCREEN_READER_ENV = "TTT_TUI_SCREEN_READER"
 """Set to 1 to play in screen-reader mode, as with ``--screen-reader``."""
@@ -37,16 +37,6 @@ def _difficulty(text: str) -> Difficulty:
     except ValueError:
         choices = ", ".join(d.value for d in Difficulty)
         raise argparse.ArgumentTypeError(f"expected one of {choices}, got {text!r}") from None
-
-
-def _mark(text: str) -> Player:
-    """An argparse type: X or O, in any case."""
-    from ttt_tui.engine import Player
-
-    try:
-        return Player(text.upper())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected X or O, got {text!r}") from None
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
@@ -75,7 +65,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
         ),
         parser.add_argument(
             "--mark",
-            type=_mark,
+            type=mark,
             metavar="{X,O}",
             help="the mark you play; X moves first (default: the last used, at first X)",
         ),
