@@ -38,6 +38,18 @@ async def room() -> AsyncIterator[Room]:
     await server.stop()
 
 
+@pytest.fixture
+async def players(room: Room) -> AsyncIterator[tuple[RoomClient, RoomClient]]:
+    """Ann in the host's seat and Bob in the guest's, both let in; closed after."""
+    host = RoomClient(room.invites[Seat.HOST], "Ann")
+    await host.connect()
+    guest = RoomClient(room.invites[Seat.GUEST], "Bob")
+    await guest.connect()
+    yield host, guest
+    await host.close()
+    await guest.close()
+
+
 async def until(pilot: Pilot[None], done: Callable[[], bool], what: str) -> None:
     """Let the app run until ``done``, for at most 3 seconds."""
     for _ in range(300):
@@ -61,11 +73,10 @@ def texts(screen: OnlineScreen) -> tuple[str, str]:
     return status, screen.said
 
 
-async def test_a_whole_game_against_a_friend_drawn_said_and_recorded(room: Room) -> None:
-    host = RoomClient(room.invites[Seat.HOST], "Ann")
-    await host.connect()
-    guest = RoomClient(room.invites[Seat.GUEST], "Bob")
-    await guest.connect()
+async def test_a_whole_game_against_a_friend_drawn_said_and_recorded(
+    players: tuple[RoomClient, RoomClient],
+) -> None:
+    host, guest = players
     records: list[GameRecord] = []
     screen = OnlineScreen(guest, record=records.append)
     app = OnlineApp(screen, "textual-dark")
@@ -94,16 +105,13 @@ async def test_a_whole_game_against_a_friend_drawn_said_and_recorded(room: Room)
         await pilot.press("q")  # the game is over: no question
         await until(pilot, lambda: not app.is_running, "the app's end")
     assert len(records) == 1
-    await host.close()
-    await guest.close()
 
 
 @pytest.mark.long
-async def test_the_friend_s_drop_is_said_and_leaving_mid_game_is_asked_first(room: Room) -> None:
-    host = RoomClient(room.invites[Seat.HOST], "Ann")
-    await host.connect()
-    guest = RoomClient(room.invites[Seat.GUEST], "Bob")
-    await guest.connect()
+async def test_the_friend_s_drop_is_said_and_leaving_mid_game_is_asked_first(
+    players: tuple[RoomClient, RoomClient],
+) -> None:
+    host, guest = players
     records: list[GameRecord] = []
     screen = OnlineScreen(guest, record=records.append)
     app = OnlineApp(screen, "textual-dark")
@@ -128,15 +136,13 @@ async def test_the_friend_s_drop_is_said_and_leaving_mid_game_is_asked_first(roo
         await until(pilot, lambda: not app.is_running, "the app's end")
     [record] = records
     assert record.result is Result.ABANDONED and record.opponent == "Ann"
-    await guest.close()
 
 
 @pytest.mark.long
-async def test_a_lost_connection_is_joined_again_by_itself(room: Room) -> None:
-    host = RoomClient(room.invites[Seat.HOST], "Ann")
-    await host.connect()
-    guest = RoomClient(room.invites[Seat.GUEST], "Bob")
-    await guest.connect()
+async def test_a_lost_connection_is_joined_again_by_itself(
+    room: Room, players: tuple[RoomClient, RoomClient]
+) -> None:
+    host, guest = players
     screen = OnlineScreen(guest, record=lambda record: None)
     app = OnlineApp(screen, "textual-dark")
     async with app.run_test(size=(100, 30)) as pilot:
@@ -154,5 +160,3 @@ async def test_a_lost_connection_is_joined_again_by_itself(room: Room) -> None:
         assert (await host_sees(host, 2)).moves == (4, 0)
         await pilot.press("q", "y")
         await until(pilot, lambda: not app.is_running, "the app's end")
-    await host.close()
-    await guest.close()
