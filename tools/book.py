@@ -14,18 +14,13 @@ from pathlib import Path
 
 from tools.report import Options
 from ttt_tui.engine import Board
-from ttt_tui.engine.search import _solver, best_moves, evaluate
+from ttt_tui.engine.search import _sides, _solver, best_moves, evaluate
 
 BOOK_MARKS = 2
 """Positions with at most this many marks are in the book."""
 
 TARGET = Path(__file__).resolve().parents[1] / "ttt_tui" / "engine" / "opening.py"
 """Where the book is written."""
-
-
-def sides(board: Board) -> tuple[int, int]:
-    """The marks of the side to move and of the other side, as the solver keys them."""
-    return (board.x, board.o) if board.x.bit_count() == board.o.bit_count() else (board.o, board.x)
 
 
 def book_positions(marks: int = BOOK_MARKS) -> dict[int, Board]:
@@ -38,7 +33,7 @@ def book_positions(marks: int = BOOK_MARKS) -> dict[int, Board]:
     for _ in range(marks + 1):
         following: list[Board] = []
         for board in frontier:
-            key = _solver(board).canonical(*sides(board))
+            key = _solver(board).canonical(*_sides(board))
             if key in found:
                 continue
             found[key] = board
@@ -66,7 +61,7 @@ def value_entry(board: Board) -> tuple[str, int]:
 
 def entry(board: Board) -> tuple[str, int, int]:
     """A book entry: outcome, plies, and the best moves as a mask in canonical orientation."""
-    _, perm = _solver(board).orient(*sides(board))
+    _, perm = _solver(board).orient(*_sides(board))
     verdict, moves = best_moves(board)
     assert verdict.plies is not None
     return verdict.outcome.value, verdict.plies, sum(1 << perm[c] for c in moves)
