@@ -1,14 +1,16 @@
 """The room server under load and under attack, on loopback (long tier).
 
-- Load: 200 rooms at once, each two scripted clients playing three whole games (the
-  marks swapping at each rematch) with a watcher; every result must be right. The
-  relay of a move (sent by one client, read by the other) is printed, p50 and p95.
+- Load: 200 rooms at once on a server in a process of its own, each two scripted
+  clients playing three whole games (the marks swapping at each rematch) with a
+  watcher; every result must be right. The relay of a move (sent by one client, read
+  by the other) is printed, p50 and p95, and the server's memory: idle, with the rooms
+  made, and with every connection open.
 - Fuzz: honest rooms play while attackers send random and mutated frames, wrong
   secrets, watch secrets trying to move, floods and raw bytes to the port; every
   honest game must finish right, and the server must log no error.
 
-Every client here is a coroutine of this one process, so the relay times include the
-clients' own work; they are figures to print, not limits to assert.
+The clients are coroutines of this process, so the relay times include the clients'
+own work; they are figures to print, not limits to assert.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 import logging
 import random
 import statistics
+import sys
 import time
 
 import aiohttp
@@ -25,7 +28,7 @@ import pytest
 
 from ttt_tui.online import protocol
 from ttt_tui.online.client import RoomClient
-from ttt_tui.online.protocol import Invite, read_state
+from ttt_tui.online.protocol import Invite, read_invite, read_state
 from ttt_tui.online.room import Seat
 from ttt_tui.online.server import RoomServer
 
@@ -49,16 +52,26 @@ async def wait_for_moves(client: RoomClient, moves: int, game: int) -> float:
                 return time.perf_counter()
 
 
+Invites = dict[Seat | None, Invite]
+"""A room's invites: each seat's, and the watchers' (None)."""
+
+
+def new_room(server: RoomServer) -> Invites:
+    """A room made on ``server``, in this process, and its invites."""
+    return server.invites(server.create_room(grace=60.0), "127.0.0.1", server.port)
+
+
 async def honest_room(
-    server: RoomServer, port: int, relays: list[float]
+    invites: Invites, relays: list[float], connected: asyncio.Barrier | None = None
 ) -> list[dict[str, str | None] | None]:
-    """Two players and a watcher; the endings of their games, as the watcher saw them."""
-    name = server.create_room(grace=60.0)
-    invites = server.invites(name, "127.0.0.1", port)
+    """Two players and a watcher; the endings of their games, as the watcher saw them.
+    With ``connected``, they wait there, let in, before the first move."""
     host, guest = RoomClient(invites[Seat.HOST], "h"), RoomClient(invites[Seat.GUEST], "g")
     watcher = RoomClient(invites[None], "")
     for client in (host, guest, watcher):
         await client.connect()
+    if connected is not None:
+        await connected.wait()
     endings: list[dict[str, str | None] | None] = []
     try:
         for game in range(1, GAMES + 1):
@@ -91,22 +104,82 @@ async def honest_room(
 RIGHT = [{"kind": "won", "winner": "X", "by": None}] * GAMES
 
 
-async def test_200_rooms_at_once_each_game_right(capsys: pytest.CaptureFixture[str]) -> None:
+ROOMS = 200
+"""Rooms played at once by the load test."""
+
+SERVER = """
+import asyncio, json, sys
+from ttt_tui.online.server import RoomServer
+
+def rss():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
+
+async def main():
     server = RoomServer(max_rooms=1000, per_address=10_000)
-    port = await server.start("127.0.0.1", 0)
-    relays: list[float] = []
-    started = time.perf_counter()
+    await server.start("127.0.0.1", 0)
+    idle = rss()
+    names = [server.create_room(grace=60.0) for _ in range(int(sys.argv[1]))]
+    invites = [{seat.value if seat else "watch": invite.url
+                for seat, invite in server.invites(name, "127.0.0.1", server.port).items()}
+               for name in names]
+    print(json.dumps({"idle": idle, "rooms": rss(), "invites": invites}), flush=True)
+    reader = asyncio.StreamReader()
+    await asyncio.get_running_loop().connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while await reader.readline():
+        print(json.dumps({"rss": rss(), "connections": len(server.connections)}), flush=True)
+    await server.stop()
+
+asyncio.run(main())
+"""
+"""A room server in a process of its own: it makes the rooms, prints their invites and
+its memory (resident bytes) idle and with the rooms made, then its memory and open
+connections for each line read, until its input closes."""
+
+
+async def test_200_rooms_at_once_each_game_right(capsys: pytest.CaptureFixture[str]) -> None:
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", SERVER, str(ROOMS),
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**22,
+    )  # fmt: skip
+    assert server.stdin is not None and server.stdout is not None
     try:
-        endings = await asyncio.gather(*(honest_room(server, port, relays) for _ in range(200)))
+        made = json.loads(await asyncio.wait_for(server.stdout.readline(), 30.0))
+        seats = {"host": Seat.HOST, "guest": Seat.GUEST, "watch": None}
+        rooms: list[Invites] = [
+            {seats[seat]: read_invite(url) for seat, url in urls.items()}
+            for urls in made["invites"]
+        ]
+        relays: list[float] = []
+        connected = asyncio.Barrier(ROOMS + 1)
+        started = time.perf_counter()
+        games = asyncio.gather(*(honest_room(invites, relays, connected) for invites in rooms))
+        await asyncio.wait_for(connected.wait(), 60.0)
+        server.stdin.write(b"rss\n")
+        open_ = json.loads(await asyncio.wait_for(server.stdout.readline(), 30.0))
+        endings = await games
+        took = time.perf_counter() - started
     finally:
-        await server.stop()
-    took = time.perf_counter() - started
-    assert endings == [RIGHT] * 200
+        server.stdin.close()
+        try:
+            await asyncio.wait_for(server.wait(), 30.0)
+        finally:
+            if server.returncode is None:
+                server.kill()
+    assert server.returncode == 0
+    assert endings == [RIGHT] * ROOMS
+    assert open_["connections"] == 3 * ROOMS
     q = statistics.quantiles(relays, n=100)
+    per_room = (open_["rss"] - made["idle"]) / ROOMS
     with capsys.disabled():
         print(
-            f"\n200 rooms, {200 * GAMES} games, 3 clients a room: {took:.1f} s;"
-            f" a move's relay p50 {q[49] * 1000:.1f} ms, p95 {q[94] * 1000:.1f} ms"
+            f"\n{ROOMS} rooms, {ROOMS * GAMES} games, 3 clients a room, the server in a process"
+            f" of its own: {took:.1f} s; a move's relay p50 {q[49] * 1000:.1f} ms,"
+            f" p95 {q[94] * 1000:.1f} ms; the server's memory {made['idle'] / 2**20:.1f} MiB"
+            f" idle, {made['rooms'] / 2**20:.1f} MiB with the rooms made,"
+            f" {open_['rss'] / 2**20:.1f} MiB with {open_['connections']} connections open:"
+            f" {per_room / 1024:.0f} KiB a room"
         )
 
 
@@ -191,20 +264,20 @@ async def test_honest_games_finish_right_whatever_others_send(
 ) -> None:
     caplog.set_level(logging.ERROR)
     server = RoomServer(max_rooms=1000, per_address=10_000)
-    port = await server.start("127.0.0.1", 0)
+    await server.start("127.0.0.1", 0)
     relays: list[float] = []
     try:
         bait = [server.create_room() for _ in range(5)]
         until = time.perf_counter() + 6.0
         attack = asyncio.gather(*(attacker(seed, server, until) for seed in range(20)))
-        honest = asyncio.gather(*(honest_room(server, port, relays) for _ in range(20)))
+        honest = asyncio.gather(*(honest_room(new_room(server), relays) for _ in range(20)))
         endings, sent = await honest, await attack
         assert endings == [RIGHT] * 20
         assert sum(sent) > 1000
         # Every room nobody played in is as it was: no watcher moved in it.
         assert all(server.rooms[name].moves == [] for name in bait)
         # And the server still lets a new room play.
-        assert await honest_room(server, port, relays) == RIGHT
+        assert await honest_room(new_room(server), relays) == RIGHT
     finally:
         await server.stop()
     errors = [record for record in caplog.records if record.levelno >= logging.ERROR]
