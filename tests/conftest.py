@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import gc
 import importlib
@@ -52,7 +53,9 @@ def pytest_xdist_setupnodes(config: pytest.Config) -> None:
     compiled = [m for m in modules if any(m.parent.glob(f"__pycache__/{m.stem}.*pytest*.pyc"))]
     if len(compiled) < len(modules) // 2:
         for module in modules:
-            importlib.import_module(".".join(module.relative_to(config.rootpath).parts)[:-3])
+            # One that cannot be imported is the workers' to report, as a collection error.
+            with contextlib.suppress(Exception):
+                importlib.import_module(".".join(module.relative_to(config.rootpath).parts)[:-3])
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
