@@ -142,7 +142,7 @@ async def _host(args: argparse.Namespace) -> int:
         except (OSError, ssl.SSLError) as error:
             say(f"cannot use the certificate {args.certfile}: {tls_reason(error)}", "host")
             return 2
-    server = RoomServer(idle=args.idle)
+    server = RoomServer(idle=args.idle, per_address=args.per_address)
     try:
         port = await server.start(args.bind, args.port, tls)
     except OSError as error:
