@@ -52,7 +52,7 @@ class OnlineApp(App[None]):
             self.theme = self._theme_name
         # Back from a suspension, the driver has hidden the cursor again.
         self.app_resume_signal.subscribe(self, lambda _app: self.show_cursor())
-        self.push_screen(self._online)
+        self.push_screen(self._online, lambda _left: self.exit())
         self.show_cursor()
 
     def show_cursor(self) -> None:
