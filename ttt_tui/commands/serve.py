@@ -388,7 +388,8 @@ class GameServer(Server):
         try:
             return read_invite(invite_at(base, room, secret).url)
         except InviteError as error:
-            return f"This invite cannot be used: {error}."
+            said = str(error)
+            return f"This invite cannot be used: {said}{'' if said.endswith('?') else '.'}"
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """Run one game for one tab, for as long as the tab is open: in screen-reader
@@ -551,11 +552,9 @@ class GameServer(Server):
 
     # Running -----------------------------------------------------------------
 
-    async def run(self) -> int:
-        """Serve until SIGINT or SIGTERM; 130 after SIGINT, else 0.
-
-        Raises `OSError` if the address cannot be listened on.
-        """
+    async def application(self) -> web.Application:
+        """The application browsers reach: textual-serve's pages and websockets (the
+        pages' own and those opened at an invite), the rooms' game socket, the icon."""
         app = await web_app(self, page_template(HEAD + JOIN_SCRIPT, BODY))
         app.router.add_get(SCREEN_READER_WEBSOCKET, self.handle_websocket)
         for websocket in ("/ws", SCREEN_READER_WEBSOCKET):
@@ -563,7 +562,14 @@ class GameServer(Server):
         app.router.add_get(ROOM_PATH + "{room}", self.handle_index)
         app.router.add_get("/favicon.ico", self.handle_favicon)
         self.rooms.add_socket(app)
-        runner = web.AppRunner(app, handle_signals=False)
+        return app
+
+    async def run(self) -> int:
+        """Serve until SIGINT or SIGTERM; 130 after SIGINT, else 0.
+
+        Raises `OSError` if the address cannot be listened on.
+        """
+        runner = web.AppRunner(await self.application(), handle_signals=False)
         await runner.setup()
         tabs = web.AppRunner(self.tabs_app(), handle_signals=False, access_log=None)
         await tabs.setup()
