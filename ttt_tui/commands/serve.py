@@ -595,8 +595,9 @@ class GameServer(Server):
             print(f"ttt-tui serve: serving the game on {url}/ (Ctrl+C stops it)", flush=True)
             return await stopped
         finally:
-            await runner.cleanup()
+            # The rooms first: their sockets, closed, let the application stop at once.
             await self.rooms.stop()
+            await runner.cleanup()
             await tabs.cleanup()
 
 
