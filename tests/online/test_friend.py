@@ -129,6 +129,9 @@ async def test_play_a_friend_makes_a_room_its_invites_at_the_browser_s_address(
         assert f"Invite your friend to play: {play}" in shown and f"To watch: {watch}" in shown
         [room] = served.server.rooms.rooms.values()
         assert room.n == 3
+        # Over an online game the palette offers nothing of the game waiting under it.
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        assert not titles & {"Hint", "Coach on/off", "New game", "Play a friend"}, titles
 
         # The friend, as `ttt-tui join` or a browser tab would, with the play invite.
         friend = RoomClient(read_invite(play), "Bob", unix=served.tab.socket)

@@ -133,7 +133,8 @@ def refusal(refused: JoinRefused) -> str:
 class Friends:
     """Play a friend from the game on ``screen``: through ``tab``'s server in a served
     tab, else a sentence that says how (`OUTSIDE_SERVE`). ``opened`` is handed the online
-    screen, to show over the game; its games are recorded by ``saver``."""
+    screen, to show over the game (False if it cannot be, another screen being open
+    there); its games are recorded by ``saver``."""
 
     def __init__(
         self,
@@ -141,7 +142,7 @@ class Friends:
         session: Session,
         saver: Saver,
         tab: ServedTab | None,
-        opened: Callable[[OnlineScreen], None],
+        opened: Callable[[OnlineScreen], bool],
     ) -> None:
         self._screen = screen
         self._session = session
@@ -205,11 +206,12 @@ class Friends:
     def _open(self, client: RoomClient, invites: tuple[str, str] | None) -> None:
         from ttt_tui.screens.online import OnlineScreen
 
-        self._opened(
-            OnlineScreen(
-                client,
-                record=self._saver.record_game,
-                invites=invites,
-                screen_reader=self._session.settings.screen_reader,
-            )
+        screen = OnlineScreen(
+            client,
+            record=self._saver.record_game,
+            invites=invites,
+            screen_reader=self._session.settings.screen_reader,
         )
+        if not self._opened(screen):
+            # Let in meanwhile, with another screen over the game: the seat is given back.
+            self._screen.run_worker(client.close(), group="friend-close")

@@ -85,13 +85,15 @@ class OverGame:
             )
             self._screen.app.push_screen(puzzles, self._closed)
 
-    def online(self, screen: Screen[None]) -> None:
+    def online(self, screen: Screen[None]) -> bool:
         """Open an online game (`ttt_tui.screens.friend`) over the game, which waits under
-        it as under the explorer."""
-        if not self._open:
-            self._open = True
-            self.online_screen = screen
-            self._screen.app.push_screen(screen, self._closed)
+        it as under the explorer; False if another screen is open over the game."""
+        if self._open:
+            return False
+        self._open = True
+        self.online_screen = screen
+        self._screen.app.push_screen(screen, self._closed)
+        return True
 
     def _closed(self, _result: None = None) -> None:
         """The explorer, the puzzles or the online game have closed: a move held
