@@ -378,6 +378,10 @@ class OnlineScreen(BaseScreen[None]):
             self._keep(replace(view, ending={"kind": "left", "winner": them, "by": view.you}))
         if self.connected and not self.ended_words:
             await self.client.send('{"type":"leave"}')
+        # The question asked over this screen (ctrl+q asks it, and answers it when asked
+        # again) goes with it.
+        while self.app.screen is not self and self in self.app.screen_stack:
+            await self.app.pop_screen()
         self.dismiss()
 
     async def on_unmount(self) -> None:
