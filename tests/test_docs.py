@@ -15,6 +15,7 @@ from ttt_tui.commands.host import DEFAULT_GRACE, DEFAULT_IDLE
 from ttt_tui.commands.host import DEFAULT_PORT as HOST_PORT
 from ttt_tui.commands.play import DEFAULT_AI_DELAY
 from ttt_tui.commands.serve_options import DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_PORT
+from ttt_tui.online.limits import DEFAULT_MAX_ROOMS, DEFAULT_PER_ADDRESS
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 """The README and every page of the docs."""
@@ -85,7 +86,8 @@ def test_every_test_the_bad_input_table_names_exists() -> None:
 
 SERVE_SYNOPSIS = (
     f"ttt-tui serve [--host {DEFAULT_HOST}] [--port {DEFAULT_PORT}] [--public-url URL]\n"
-    f"              [--max-games {DEFAULT_MAX_GAMES}] [game options]"
+    f"              [--max-games {DEFAULT_MAX_GAMES}] [--max-rooms {DEFAULT_MAX_ROOMS}]"
+    f" [--per-address {DEFAULT_PER_ADDRESS}] [game options]"
 )
 
 QUOTED_DEFAULTS = {
@@ -103,6 +105,9 @@ QUOTED_DEFAULTS = {
     "host-synopsis-docs": ("docs/online.md", f"ttt-tui host [--port {HOST_PORT}]"),
     "host-grace": ("docs/online.md", f"(5 to 3600) | {DEFAULT_GRACE:g} |"),
     "host-idle": ("docs/online.md", f"(10 to 86400) | {DEFAULT_IDLE:g} |"),
+    "max-rooms": ("docs/online.md", f"(1 to 100000) | {DEFAULT_MAX_ROOMS} |"),
+    "per-address": ("docs/online.md", f"(1 to 100000) | {DEFAULT_PER_ADDRESS} |"),
+    "per-address-synopsis": ("docs/online.md", f"[--per-address {DEFAULT_PER_ADDRESS}]"),
 }
 """Where the docs quote a command's default, as the command defines it."""
 

@@ -44,6 +44,7 @@ from ttt_tui.engine import Difficulty, Player
 from ttt_tui.play.results import MODE_LABELS
 from ttt_tui.play.session import Session
 from ttt_tui.play.settings import PLAYABLE_MODES, BoardSize, Level, Mode, Settings, level_name
+from ttt_tui.screens.friend import ServedTab
 from ttt_tui.screens.game import GameScreen, is_too_small
 from ttt_tui.search.client import Searcher, SearchProcess
 from ttt_tui.storage import LeftGame, Notice, Store, crash
@@ -179,6 +180,7 @@ class TicTacToeApp(AppFixes[None]):
         resume: bool = False,
         after_first_frame: Callable[[], None] | None = None,
         puzzles: bool = False,
+        tab: ServedTab | None = None,
     ) -> None:
         """Settings come from ``store`` unless given; ``difficulty``, ``board`` and
         ``mark`` override them, as the command line does. ``store`` defaults to one
@@ -191,7 +193,9 @@ class TicTacToeApp(AppFixes[None]):
         run left is offered back (the terminal's game; a served tab has none of it).
         ``after_first_frame`` is called once the first frame is drawn (the launch's own
         work, `ttt_tui.commands.play`). With ``puzzles`` the puzzles open over the game at
-        once (`ttt-tui puzzles`)."""
+        once (`ttt-tui puzzles`). ``tab`` is a served tab's way to its server's rooms, to
+        play a friend (`ttt_tui.screens.friend`); with its ``joining`` the invite its page
+        brought is joined at once."""
         super().__init__()
         self.register_theme(HIGH_CONTRAST)
         for name in UNREADABLE_THEMES:
@@ -243,6 +247,7 @@ class TicTacToeApp(AppFixes[None]):
             self.searcher,
             bot,
             keep_in_play=resume,
+            tab=tab,
         )
         self._hangup_watch: HangupWatch | None = None
         """Ends the app when its terminal, or its web server, goes without a signal."""
@@ -298,6 +303,9 @@ class TicTacToeApp(AppFixes[None]):
 
     def _start_behind_first_frame(self) -> None:
         self.saver.start()
+        friends = self._game_screen.friends
+        if friends.tab is not None and friends.tab.joining:
+            friends.join_brought()
         if self.resume:
             self.saver.claim_left_game().add_done_callback(self._left_game_claimed)
         self.searcher.start()
@@ -596,6 +604,7 @@ class TicTacToeApp(AppFixes[None]):
         from ttt_tui.screens.review import ReviewScreen
 
         own_help = isinstance(screen, ExplorerScreen | ReviewScreen)
+        online = screen is self._game_screen.over.online_screen
         help_ = (
             screen.action_help
             if isinstance(screen, ExplorerScreen | ReviewScreen)
@@ -619,8 +628,8 @@ class TicTacToeApp(AppFixes[None]):
                 yield SystemCommand("Keys", "Every key and what it does (?)", help_)
                 continue
             yield command
-        if own_help:
-            return  # the game waits under the explorer and the review, as it was
+        if own_help or online:
+            return  # the game waits under the explorer, the review and an online game
         game, session = self._game_screen, self.session
         yield SystemCommand("New game", "Start a new game", game.action_new_game)
         mode = session.game.mode
@@ -680,6 +689,16 @@ class TicTacToeApp(AppFixes[None]):
             game.action_move_box,
         )
         yield SystemCommand("Stats", "All-time results", game.action_stats)
+        yield SystemCommand(
+            "Play a friend",
+            "A room for a friend, with invites to play and to watch (f)",
+            game.action_play_friend,
+        )
+        yield SystemCommand(
+            "Join a friend's game",
+            "Play or watch with your friend's invite",
+            game.action_join_friend,
+        )
         yield SystemCommand(
             "Explorer", "See minimax think about this position (e)", game.action_explore
         )

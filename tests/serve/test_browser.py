@@ -12,6 +12,12 @@ as `.ci/run` sets. It is skipped if no Chromium is found (`tests.support.browser
 except under ``CI``, where that is a failure: CI installs Debian's ``chromium``.
 It also saves the README's screenshot of the game in the browser:
 ``TTT_BROWSER_SCREENSHOT=screenshots/browser.png`` says where.
+
+Playing a friend: a tab hosts and `ttt-tui join` in tmux (`tests.support.tmux`) takes
+its invite; `ttt-tui host` in tmux and a tab joins it through the palette; the browser
+opens an invite's address, its secret handed over on the socket and never in an address,
+and a wrong one is said in one sentence. Each a whole game or a few moves, both sides
+seeing every move.
 """
 
 from __future__ import annotations
@@ -27,12 +33,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import aiohttp
 import pytest
 
 from tests.support import stored
 from tests.support.browser import CHROMIUM_ENV, Page, chromium, find_chromium
-from tests.support.serving import Terminal, first_frame, served, square_name
-from tests.support.terminal import DEADLINE
+from tests.support.serving import Tab, Terminal, first_frame, served, square_name
+from tests.support.terminal import DEADLINE, ttt
+from tests.support.tmux import Tmux
+from tests.support.tmux import tmux as tmux
+from ttt_tui.engine import Player
 from ttt_tui.storage import Store
 from ttt_tui.widgets.title_bar import ICON
 
@@ -313,3 +323,194 @@ def test_the_first_tab_reaches_screen_reader_mode_and_the_tree_then_says_each_mo
     assert "Screen reader mode is on." in {name.strip() for name in names}
     said = {name.strip() for name in names if "X plays b2. O plays " in name}
     assert said and all(line.endswith("Your move.") for line in said), said
+
+
+# Playing a friend -------------------------------------------------------------------
+
+INVITES = re.compile(r"Invite your friend to play: (\S+)\s+To watch: (\S+)")
+"""The invites on the host's online screen."""
+
+
+def flat(terminal: PageTerminal) -> str:
+    """The screen's words, its line breaks and runs of spaces as one space."""
+    return " ".join(terminal.text.split())
+
+
+async def keyboard_to_the_game(page: Page) -> None:
+    """Give the page's terminal the keyboard, as a click on it would."""
+    await page.evaluate("document.querySelector('.xterm-helper-textarea').focus()")
+
+
+def toast(terminal: PageTerminal, start: str) -> str:
+    """What the toast that begins with ``start`` says: its lines, right of its edge."""
+    lines = terminal.text.splitlines()
+    edge = next(line.index("▌ " + start) for line in lines if "▌ " + start in line)
+    inside = [line[edge + 1 :].strip() for line in lines if line[edge : edge + 1] == "▌"]
+    return " ".join(text for text in inside if text)
+
+
+async def play_online(page: Page, terminal: PageTerminal, tmux: Tmux, browser: str) -> None:
+    """Play X a1, b1, c1 against O a2, b2 (browser: the browser's mark), the browser
+    clicking and the terminal in tmux pressing keys, each seeing the other's move said."""
+    for ply, square in enumerate((1, 4, 2, 5, 3)):
+        mark = "XO"[ply % 2]
+        said = f"{mark} plays {square_name(square)}."
+        if mark == browser:
+            await click_square(page, terminal, square)
+            if ply < 4:
+                await asyncio.to_thread(tmux.wait_for, "term", said + " Your move.")
+        else:
+            tmux.keys("term", str(square))
+            shown = said + (" Your move." if ply < 4 else "")
+            await until(page, terminal, lambda t, s=shown: s in flat(t), said)
+
+
+def test_a_browser_tab_hosts_and_a_terminal_joins_with_its_invite(
+    tmp_path: Path, tmux: Tmux
+) -> None:
+    """f in a served tab makes a room; `ttt-tui join` in a terminal takes its play invite;
+    a whole game, every move said on the other side, the same result on both, each
+    player's record in their own data directory."""
+    executable = chromium_or_skip()
+    data = tmp_path / "data"
+    with served(data, tmp_path / "serve.log", "--ai-delay", "0") as server:
+
+        async def scenario() -> tuple[str, str]:
+            async with chromium(executable, tmp_path / "profile", (1280, 760)) as page:
+                await page.send("Network.enable")
+                await page.send("Page.navigate", url=server.url + "/")
+                terminal = PageTerminal()
+                await until(page, terminal, first_frame, "the game's first frame")
+                await keyboard_to_the_game(page)
+                await page.press("f")
+                await until(page, terminal, lambda t: INVITES.search(t.text), "the invites")
+                found = INVITES.search(terminal.text)
+                assert found is not None
+                play, watch = found.groups()
+                tmux.start("term", tmp_path / "bob", "join", play, "--name", "Bob")
+                await asyncio.to_thread(tmux.wait_for, "term", "Host's move (X)")
+                await until(page, terminal, lambda t: "Your move (X)" in flat(t), "Bob")
+                await play_online(page, terminal, tmux, "X")
+                await until(page, terminal, lambda t: "You won" in flat(t), "the win")
+                await asyncio.to_thread(tmux.wait_for, "term", "Host (X) won.")
+                await page.press("q")
+                await until(page, terminal, first_frame, "the game again")
+                return play, watch
+
+        play, watch = asyncio.run(scenario())
+        log = server.log.read_text()
+    assert "Traceback" not in log, log
+    origin = server.url
+    assert play.startswith(f"{origin}/room/") and watch.startswith(f"{origin}/room/")
+    # The invites' secrets are in no address the server logged.
+    for invite in (play, watch):
+        assert invite.partition("#")[2] not in log
+    [mine] = stored(Store(data))
+    assert mine.moves == (0, 3, 1, 4, 2) and mine.result.value == "x_won"
+    assert mine.mode.value == "online" and mine.human_mark is Player.X
+    tmux.keys("term", "q")
+    tmux.wait_for("term", "EXIT=0")
+    theirs = ttt("games", "list", data=tmp_path / "bob").stdout
+    assert "3x3  You (O) vs Host   X won, 5 moves" in theirs, theirs
+
+
+def test_a_terminal_hosts_and_a_browser_tab_joins_with_join_a_friend_s_game(
+    tmp_path: Path, tmux: Tmux
+) -> None:
+    """`ttt-tui host` in a terminal; in a served tab the palette's "Join a friend's game"
+    takes its play invite, typed into the dialog; a whole game as above."""
+    executable = chromium_or_skip()
+    data = tmp_path / "data"
+    invites = tmp_path / "invites"
+    tmux.start(
+        "term",
+        tmp_path / "ann",
+        *("host", "--bind", "127.0.0.1", "--port", "0", "--name", "Ann"),
+        *("--invite-file", str(invites)),
+    )
+    tmux.wait_for("term", "Waiting for your friend to join")
+    play = invites.read_text().splitlines()[0]
+    with served(data, tmp_path / "serve.log", "--ai-delay", "0") as server:
+
+        async def scenario() -> None:
+            async with chromium(executable, tmp_path / "profile", (1280, 760)) as page:
+                await page.send("Network.enable")
+                await page.send("Page.navigate", url=server.url + "/")
+                terminal = PageTerminal()
+                await until(page, terminal, first_frame, "the game's first frame")
+                await keyboard_to_the_game(page)
+                await page.press("p", ctrl=True)
+                await until(page, terminal, lambda t: "Search for commands" in t.text, "palette")
+                await page.type("Join a friend")
+                await until(page, terminal, lambda t: "Play or watch with" in t.text, "entry")
+                await page.press("Enter")
+                await until(page, terminal, lambda t: "Paste your friend" in t.text, "dialog")
+                await page.type(play)
+                await page.press("Enter")
+                await until(page, terminal, lambda t: "you play O against Ann" in t.text, "in")
+                await asyncio.to_thread(tmux.wait_for, "term", "Your move (X)")
+                await play_online(page, terminal, tmux, "O")
+                await until(page, terminal, lambda t: "Ann (X) won." in flat(t), "the loss")
+                await asyncio.to_thread(tmux.wait_for, "term", "You won!")
+
+        asyncio.run(scenario())
+        log = server.log.read_text()
+    assert "Traceback" not in log, log
+    [mine] = stored(Store(data))
+    assert mine.moves == (0, 3, 1, 4, 2) and mine.human_mark is Player.O
+    assert mine.opponent == "Ann"
+    tmux.keys("term", "q")
+    tmux.wait_for("term", "EXIT=0")
+    theirs = ttt("games", "list", data=tmp_path / "ann").stdout
+    assert "3x3  You (X) vs Friend X won, 5 moves" in theirs, theirs
+
+
+def test_an_invite_opened_in_the_browser_joins_and_a_wrong_one_is_one_sentence(
+    tmp_path: Path,
+) -> None:
+    """A tab (on the protocol) hosts; the browser opens its play invite: the page's
+    script hands the secret to the server on the socket, never in an address, and the
+    tab joins as O; then an invite with a wrong secret says so in one sentence."""
+    executable = chromium_or_skip()
+    with served(tmp_path / "data", tmp_path / "serve.log", "--ai-delay", "0") as server:
+
+        async def scenario() -> tuple[str, PageTerminal, str]:
+            async with aiohttp.ClientSession() as http:
+                host = await Tab.open(http, server.url + "/")
+                assert await host.until(first_frame)
+                await host.press("f")
+                assert await host.until(lambda t: INVITES.search(t.text) is not None)
+                found = INVITES.search(host.text)
+                assert found is not None
+                play = found[1]
+                async with chromium(executable, tmp_path / "profile", (1280, 760)) as page:
+                    await page.send("Network.enable")
+                    await page.send("Page.navigate", url=play)
+                    terminal = PageTerminal()
+                    seated = "you play O against Host"
+                    await until(page, terminal, lambda t: seated in t.text, "joined")
+                    await host.press("5")
+                    said = "X plays b2. Your move."
+                    await until(page, terminal, lambda t: said in flat(t), said)
+                    await click_square(page, terminal, 1)
+                    assert await host.until(lambda t: "O plays a1. Your move." in t.text)
+                    wrong = play[:-4] + ("AAAA" if not play.endswith("AAAA") else "BBBB")
+                    # Away first: a page that differs only after its # is not loaded again.
+                    await page.send("Page.navigate", url="about:blank")
+                    await page.send("Page.navigate", url=wrong)
+                    refused = PageTerminal()
+                    await until(page, refused, lambda t: "Could not join" in t.text, "refused")
+                    await until(page, refused, lambda t: "room has ended." in flat(t), "said")
+                    await host.close()
+                    return play, refused, toast(refused, "Could not")
+
+        play, refused, words = asyncio.run(scenario())
+        log = server.log.read_text()
+    assert "Traceback" not in log, log
+    secret = play.partition("#")[2]
+    assert all(secret not in url for url in refused.requests)
+    assert any(url.split("?")[0].endswith("/ws/join") for url in refused.requests)
+    assert secret not in log
+    assert words == (
+        "Could not join: that invite opens no seat: it is mistyped, or its room has ended."
+    )

@@ -496,12 +496,22 @@ def test_a_host_other_than_loopback_is_warned_about(tmp_path: Path) -> None:
             ["--max-games", "two"],
             "argument --max-games: expected a number of games (1 or more), got 'two'",
         ),
+        (
+            ["--max-rooms", "0"],
+            "argument --max-rooms: expected a number of rooms (1 to 100000), got 0",
+        ),
+        (
+            ["--per-address", "x"],
+            "argument --per-address: expected a number of connections (1 to 100000), got 'x'",
+        ),
     ],
     ids=[
         "serve-port-range",
         "serve-port-word",
         "serve-max-games",
         "serve-max-games-word",
+        "serve-max-rooms",
+        "serve-per-address-word",
     ],
 )
 def test_bad_serve_options(

@@ -101,14 +101,22 @@ class Page:
                 "Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1
             )
 
-    async def press(self, key: str) -> None:
-        """Press and release a key as a keyboard does: ``Tab``, ``Enter`` or a digit."""
-        number, text = NAMED_KEYS[key] if key in NAMED_KEYS else (ord(key), key)
-        code = key if key in NAMED_KEYS else f"Digit{key}"
+    async def press(self, key: str, *, ctrl: bool = False) -> None:
+        """Press and release a key as a keyboard does: ``Tab``, ``Enter``, a digit or a
+        lower-case letter, with Ctrl held if ``ctrl``."""
+        number, text = NAMED_KEYS[key] if key in NAMED_KEYS else (ord(key.upper()), key)
+        letter = f"Digit{key}" if key.isdigit() else f"Key{key.upper()}"
+        code = key if key in NAMED_KEYS else letter
+        text = "" if ctrl else text
         down = "keyDown" if text else "rawKeyDown"  # a key that types nothing: no keypress
         keys = {"key": key, "code": code, "windowsVirtualKeyCode": number}
-        await self.send("Input.dispatchKeyEvent", type=down, text=text, **keys)
-        await self.send("Input.dispatchKeyEvent", type="keyUp", **keys)
+        held = {"modifiers": 2} if ctrl else {}
+        await self.send("Input.dispatchKeyEvent", type=down, text=text, **keys, **held)
+        await self.send("Input.dispatchKeyEvent", type="keyUp", **keys, **held)
+
+    async def type(self, text: str) -> None:
+        """Type ``text`` into what has the focus, as a paste from the keyboard would."""
+        await self.send("Input.insertText", text=text)
 
     async def screenshot(self, path: Path) -> None:
         """Save what the page shows as a PNG."""

@@ -163,12 +163,30 @@ class Tab(Terminal):
         return await cls.open_websocket(http, await websocket_url(http, page_url), size)
 
     @classmethod
-    async def open_websocket(
-        cls, http: aiohttp.ClientSession, url: str, size: tuple[int, int] = (100, 36)
+    async def open_invite(
+        cls, http: aiohttp.ClientSession, invite: str, size: tuple[int, int] = (100, 36)
     ) -> Tab:
-        """Connect to the websocket at ``url`` as the page's script does, with ``size``."""
+        """Open an invite's page as a browser does (its secret, after the #, never sent
+        in the address) and connect as its script does: the room and the secret first."""
+        page, _, secret = invite.partition("#")
+        room = page.rpartition("/")[2]
+        joining = {"room": room, "secret": secret}
+        return await cls.open_websocket(http, await websocket_url(http, page), size, joining)
+
+    @classmethod
+    async def open_websocket(
+        cls,
+        http: aiohttp.ClientSession,
+        url: str,
+        size: tuple[int, int] = (100, 36),
+        joining: dict[str, str] | None = None,
+    ) -> Tab:
+        """Connect to the websocket at ``url`` as the page's script does, with ``size``
+        (and, for a page opened at an invite, ``joining``'s room and secret first)."""
         width, height = size
         websocket = await http.ws_connect(f"{url}?width={width}&height={height}")
+        if joining is not None:
+            await websocket.send_str(json.dumps(["join", joining]))
         await websocket.send_str(json.dumps(["resize", {"width": width, "height": height}]))
         return cls(websocket, url, size)
 

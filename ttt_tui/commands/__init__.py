@@ -91,6 +91,30 @@ def mark(text: str) -> Player:
         raise argparse.ArgumentTypeError(f"expected X or O, got {text!r}") from None
 
 
+def room_limits(parser: argparse.ArgumentParser, *, max_rooms: bool) -> None:
+    """Add the room server's limits to a command that runs one: connections at once from
+    one address, and (with ``max_rooms``, for a server of many rooms) rooms at once."""
+    from ttt_tui.online.limits import DEFAULT_MAX_ROOMS, DEFAULT_PER_ADDRESS
+
+    if max_rooms:
+        parser.add_argument(
+            "--max-rooms",
+            type=bounded(int, 1, 100_000, "a number of rooms"),
+            default=DEFAULT_MAX_ROOMS,
+            metavar="N",
+            help="rooms of friends playing at once; more are refused"
+            f" (default: {DEFAULT_MAX_ROOMS})",
+        )
+    parser.add_argument(
+        "--per-address",
+        type=bounded(int, 1, 100_000, "a number of connections"),
+        default=DEFAULT_PER_ADDRESS,
+        metavar="N",
+        help="connections to the rooms at once from one network address; more are refused"
+        f" (default: {DEFAULT_PER_ADDRESS})",
+    )
+
+
 def clipped(text: str) -> str:
     """Input as an error gives it back: at most `QUOTED` characters (a huge or binary
     line is not echoed back whole)."""

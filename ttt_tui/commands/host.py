@@ -10,7 +10,14 @@ import argparse
 import importlib.util
 import sys
 
-from ttt_tui.commands import BOARD_METAVAR, Subcommands, board_size, bounded, mark
+from ttt_tui.commands import (
+    BOARD_METAVAR,
+    Subcommands,
+    board_size,
+    bounded,
+    mark,
+    room_limits,
+)
 
 DEFAULT_BIND = "0.0.0.0"
 """The address listened on unless told otherwise: every network this machine is on,
@@ -92,6 +99,7 @@ def add_parser(commands: Subcommands) -> argparse.ArgumentParser:
         metavar="SECONDS",
         help=f"end the room after this long without a move (default: {DEFAULT_IDLE:g})",
     )
+    room_limits(host, max_rooms=False)
     host.add_argument(
         "--certfile",
         default=None,

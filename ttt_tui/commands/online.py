@@ -51,7 +51,7 @@ class OnlineApp(App[None]):
             self.theme = self._theme_name
         # Back from a suspension, the driver has hidden the cursor again.
         self.app_resume_signal.subscribe(self, lambda _app: self.show_cursor())
-        self.push_screen(self._online)
+        self.push_screen(self._online, lambda _left: self.exit())
         self.show_cursor()
 
     def show_cursor(self) -> None:
@@ -141,7 +141,7 @@ async def _host(args: argparse.Namespace) -> int:
         except (OSError, ssl.SSLError) as error:
             say(f"cannot use the certificate {args.certfile}: {tls_reason(error)}", "host")
             return 2
-    server = RoomServer(idle=args.idle)
+    server = RoomServer(idle=args.idle, per_address=args.per_address)
     try:
         port = await server.start(args.bind, args.port, tls)
     except OSError as error:

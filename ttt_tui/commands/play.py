@@ -125,6 +125,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"the time your bot has for each move (default: {DEFAULT_TIMEOUT:g})",
     )
+    # A tab's game under `ttt-tui serve`, which gives these; not for people.
+    parser.add_argument("--serve-tab", metavar="TICKET", help=argparse.SUPPRESS)
+    parser.add_argument("--serve-join", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(main=main)
 
 
@@ -225,6 +228,8 @@ def _play(args: argparse.Namespace, bot: BotPlayer | None) -> int:
 
 def _run(args: argparse.Namespace, bot: BotPlayer | None) -> int:
     from ttt_tui.app import TicTacToeApp
+    from ttt_tui.online.protocol import SERVE_SOCKET_ENV
+    from ttt_tui.screens.friend import ServedTab
     from ttt_tui.storage import Store
 
     def after_first_frame() -> None:
@@ -233,6 +238,13 @@ def _run(args: argparse.Namespace, bot: BotPlayer | None) -> int:
 
     served = os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER
     asked = args.screen_reader or os.environ.get(SCREEN_READER_ENV) == "1"
+    socket = os.environ.get(SERVE_SOCKET_ENV)
+    ticket = getattr(args, "serve_tab", None)
+    tab = (
+        ServedTab(socket, ticket, getattr(args, "serve_join", False))
+        if served and socket and ticket
+        else None
+    )
     app = TicTacToeApp(
         store=Store(enabled=not args.no_save),
         difficulty=args.difficulty,
@@ -248,6 +260,7 @@ def _run(args: argparse.Namespace, bot: BotPlayer | None) -> int:
         resume=not served,
         after_first_frame=after_first_frame,
         puzzles=getattr(args, "start_in_puzzles", False),
+        tab=tab,
     )
     app.run()
     if app.crash_message:

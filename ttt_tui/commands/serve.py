@@ -38,15 +38,20 @@ import asyncio
 import contextlib
 import html
 import ipaddress
+import json
 import logging
 import os
+import secrets
 import shlex
+import shutil
 import signal
 import sys
+import tempfile
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import aiohttp_jinja2
 from aiohttp import WSMsgType, web
@@ -54,6 +59,17 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from ttt_tui.compat.serve import game_process, page_template, web_app
+from ttt_tui.engine import SIZES, Player
+from ttt_tui.online.protocol import (
+    ROOM_PATH,
+    SERVE_SOCKET_ENV,
+    TOKEN,
+    Invite,
+    InviteError,
+    read_invite,
+)
+from ttt_tui.online.room import Seat
+from ttt_tui.online.server import RoomServer, RoomsFull
 from ttt_tui.proc.child import python_module
 
 log = logging.getLogger("ttt-tui.serve")
@@ -77,6 +93,20 @@ SCREEN_READER_QUERY = "screen-reader"
 SCREEN_READER_WEBSOCKET = "/ws/screen-reader"
 """Where a page in screen-reader mode connects, for a game in screen-reader mode (the
 page's script adds the terminal's size to the address as a query of its own)."""
+
+JOIN = "/join"
+"""Added to a websocket's path by a page opened at an invite (`ROOM_PATH`), whose script
+sends the invite's room and secret as the socket's first message: never in a URL."""
+
+JOIN_TIMEOUT = 10.0
+"""Seconds a page opened at an invite has to send it."""
+
+SERVE_TAB = "--serve-tab"
+"""The game option that names a tab's ticket, by which its game asks this server for
+rooms (on its own socket, `SERVE_SOCKET_ENV`)."""
+
+SERVE_JOIN = "--serve-join"
+"""The game option of a tab whose page brought an invite, which its game joins."""
 
 FAVICON = Path(__file__).with_name("favicon.ico")
 """The page's icon: a board, X in the middle, O in a corner; 16 and 32 pixels."""
@@ -114,6 +144,35 @@ HEAD = """  <title>{{ application.name }}
   """
 """Added to the page's head: its title, its icon, and the look of `BODY`'s line, above
 a terminal that leaves room for it."""
+
+JOIN_SCRIPT = """{% if room %}
+    <script>
+      // Opened at an invite: its secret, after the #, goes to the server as the game's
+      // socket's first message, never in a URL that a server or a proxy would log.
+      (function () {
+        var Plain = window.WebSocket;
+        var join = JSON.stringify(
+          ["join", {room: {{ room|tojson }}, secret: window.location.hash.slice(1)}]
+        );
+        function Joining(url, protocols) {
+          var socket = protocols === undefined ? new Plain(url) : new Plain(url, protocols);
+          socket.addEventListener("open", function () { socket.send(join); });
+          return socket;
+        }
+        Joining.prototype = Plain.prototype;
+        ["CONNECTING", "OPEN", "CLOSING", "CLOSED"].forEach(function (name) {
+          Joining[name] = Plain[name];
+        });
+        window.WebSocket = Joining;
+        // The other mode's page, at the same invite.
+        window.addEventListener("DOMContentLoaded", function () {
+          var mode = document.querySelector(".ttt-mode a");
+          if (mode) { mode.href += window.location.hash; }
+        });
+      })();
+    </script>{% endif %}
+"""
+"""Added to the head of a page opened at an invite, before its terminal connects."""
 
 BODY = """
     <header class="ttt-mode">{% if screen_reader %}Screen reader mode is on.
@@ -166,13 +225,15 @@ def tab_screen_reader(query: Mapping[str, str], default: bool) -> bool:
     return {"1": True, "0": False}.get(query.get(SCREEN_READER_QUERY, ""), default)
 
 
-def mode_url(base: str, query: Mapping[str, str], screen_reader: bool, default: bool) -> str:
-    """The page at ``base`` with ``query``, in screen-reader mode or not: a query that
-    names the mode only when it is not the ``default``."""
+def mode_url(
+    base: str, query: Mapping[str, str], screen_reader: bool, default: bool, path: str = "/"
+) -> str:
+    """The page at ``base`` and ``path`` with ``query``, in screen-reader mode or not: a
+    query that names the mode only when it is not the ``default``."""
     wanted = {key: value for key, value in query.items() if key != SCREEN_READER_QUERY}
     if screen_reader != default:
         wanted[SCREEN_READER_QUERY] = "1" if screen_reader else "0"
-    return f"{base}/" + (f"?{urlencode(wanted)}" if wanted else "")
+    return f"{base}{path}" + (f"?{urlencode(wanted)}" if wanted else "")
 
 
 def _clamp(value: Any, largest: int) -> int:
@@ -181,6 +242,25 @@ def _clamp(value: Any, largest: int) -> int:
     except (TypeError, ValueError):
         number = 80
     return max(1, min(number, largest))
+
+
+@dataclass
+class Tab:
+    """What this server knows of one tab's game, by its ticket: the address its browser
+    used (what its invites name), and the invite its page brought, until its game takes it."""
+
+    base: str
+    brought: Invite | None = None
+
+
+def invite_at(base: str, room: str, secret: str) -> Invite:
+    """The invite to ``room`` with ``secret`` at the server whose address is ``base``
+    (``http://host:port``, ``https://name``); a path in ``base`` is not kept, as an
+    invite's path is `ROOM_PATH` at the root."""
+    parts = urlsplit(base)
+    tls = parts.scheme == "https"
+    port = parts.port if parts.port is not None else (443 if tls else 80)
+    return Invite(parts.hostname or "localhost", port, room, secret, tls)
 
 
 class GameServer(Server):
@@ -196,9 +276,12 @@ class GameServer(Server):
         public_url: str | None,
         max_games: int,
         screen_reader: bool,
+        rooms: RoomServer,
+        socket: str,
     ) -> None:
         """``game_argv`` are each tab's game options but `SCREEN_READER`, which a tab's
-        page decides, ``screen_reader`` its default."""
+        page decides, ``screen_reader`` its default. ``rooms`` are served on the same port,
+        and to the tabs' games on the Unix socket at ``socket``, with what they ask for."""
         super().__init__(
             shlex.join(tab_argv(game_argv)),
             host=host,
@@ -216,6 +299,13 @@ class GameServer(Server):
         """Whether a page that does not say is in screen-reader mode, and its game with it."""
         self.games: dict[AppService, web.WebSocketResponse] = {}
         """The games in play, each with its tab's websocket."""
+        self.rooms = rooms
+        """The rooms of friends playing, made by tabs ("Play a friend")."""
+        self.socket = socket
+        """The Unix socket, in a folder only this user can open, where the tabs' games
+        ask for rooms and reach them."""
+        self.tabs: dict[str, Tab] = {}
+        """The tabs in play, by their tickets."""
 
     # The page ----------------------------------------------------------------
 
@@ -242,6 +332,12 @@ class GameServer(Server):
             font_size = 16
         screen_reader = tab_screen_reader(request.query, self.screen_reader)
         websocket = SCREEN_READER_WEBSOCKET if screen_reader else "/ws"
+        room = request.match_info.get("room")
+        if room is not None and not TOKEN.fullmatch(room):
+            raise web.HTTPNotFound(text="No such room: an invite's path is /room/ROOM.\n")
+        if room is not None:
+            websocket += JOIN
+        path = "/" if room is None else f"{ROOM_PATH}{room}"
         context = {
             "font_size": font_size,
             "app_websocket_url": f"{websocket_scheme}:{rest}{websocket}",
@@ -249,7 +345,8 @@ class GameServer(Server):
             "application": {"name": self.title},
             "base_url": base,
             "screen_reader": screen_reader,
-            "mode_url": mode_url(base, request.query, not screen_reader, self.screen_reader),
+            "mode_url": mode_url(base, request.query, not screen_reader, self.screen_reader, path),
+            "room": room,
         }
         return aiohttp_jinja2.render_template("app_index.html", request, context)
 
@@ -267,10 +364,32 @@ class GameServer(Server):
 
     # A tab -------------------------------------------------------------------
 
-    def tab_command(self, screen_reader: bool) -> str:
-        """The shell command of one tab's game, in screen-reader mode or not."""
-        options = [*self.game_argv, SCREEN_READER] if screen_reader else self.game_argv
+    def tab_command(self, screen_reader: bool, ticket: str, joining: bool = False) -> str:
+        """The shell command of one tab's game, in screen-reader mode or not, named by its
+        ``ticket``, and joining the invite its page brought if ``joining``. The ticket
+        alone opens nothing: only this user can reach the socket it is shown at."""
+        options = [*self.game_argv, SCREEN_READER] if screen_reader else [*self.game_argv]
+        options += [SERVE_TAB, ticket, *([SERVE_JOIN] if joining else [])]
         return shlex.join(tab_argv(options))
+
+    async def _brought(self, websocket: web.WebSocketResponse, base: str) -> Invite | str:
+        """The invite a page opened at one sends first (`JOIN_SCRIPT`), or why there is
+        none, in a sentence."""
+        try:
+            first = await websocket.receive(timeout=JOIN_TIMEOUT)
+            kind, said = first.json() if first.type is WSMsgType.TEXT else (None, None)
+        except (TimeoutError, ValueError, TypeError):
+            kind, said = None, None
+        if kind != "join" or not isinstance(said, dict):
+            return "This page did not send its invite: open the whole invite link again."
+        room, secret = said.get("room"), said.get("secret")
+        if not isinstance(room, str) or not isinstance(secret, str):
+            return "This page did not send its invite: open the whole invite link again."
+        try:
+            return read_invite(invite_at(base, room, secret).url)
+        except InviteError as error:
+            said = str(error)
+            return f"This invite cannot be used: {said}{'' if said.endswith('?') else '.'}"
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """Run one game for one tab, for as long as the tab is open: in screen-reader
@@ -285,12 +404,23 @@ class GameServer(Server):
             return websocket
         width = _clamp(request.query.get("width", 80), MAX_SIZE[0])
         height = _clamp(request.query.get("height", 24), MAX_SIZE[1])
+        tab = Tab(self._base_url(request))
+        joining = request.path.endswith(JOIN)
+        if joining:
+            brought = await self._brought(websocket, tab.base)
+            if isinstance(brought, str):
+                await websocket.send_bytes(f"\r\n  {brought}\r\n".encode())
+                await websocket.close()
+                return websocket
+            tab.brought = brought
 
         async def close() -> None:
             await websocket.close()
 
+        ticket = secrets.token_urlsafe(16)
+        self.tabs[ticket] = tab
         service = AppService(
-            self.tab_command(request.path == SCREEN_READER_WEBSOCKET),
+            self.tab_command(request.path.startswith(SCREEN_READER_WEBSOCKET), ticket, joining),
             write_bytes=websocket.send_bytes,
             write_str=websocket.send_str,
             close=close,
@@ -307,6 +437,7 @@ class GameServer(Server):
         finally:
             await self._end(service)
             del self.games[service]
+            del self.tabs[ticket]
         why = websocket.exception()
         log.info(
             "a tab closed%s: %d of %d games in play",
@@ -343,6 +474,65 @@ class GameServer(Server):
             elif kind == "focus":
                 await service.focus()
 
+    # Rooms for the tabs' games, on the server's own socket --------------------
+
+    def tabs_app(self) -> web.Application:
+        """What the tabs' games reach on `socket`: the rooms' game socket (their
+        connections not counted as one address's), and their questions about rooms."""
+        app = web.Application()
+        self.rooms.add_socket(app, limited=False)
+        app.router.add_post("/tab/room", self.handle_tab_room)
+        app.router.add_post("/tab/invite", self.handle_tab_invite)
+        app.router.add_post("/tab/here", self.handle_tab_here)
+        return app
+
+    async def _tab_asking(self, request: web.Request) -> tuple[Tab, dict[str, Any]]:
+        try:
+            said = await request.json()
+        except ValueError:
+            said = None
+        ticket = said.get("tab") if isinstance(said, dict) else None
+        tab = self.tabs.get(ticket) if isinstance(ticket, str) else None
+        if tab is None or not isinstance(said, dict):
+            raise web.HTTPForbidden(
+                text=json.dumps({"error": "This tab is not one of this server's."}),
+                content_type="application/json",
+            )
+        return tab, said
+
+    async def handle_tab_room(self, request: web.Request) -> web.Response:
+        """Make a room with the asking tab's player in its host seat: that seat's invite,
+        and the play and watch invites at the address its browser used."""
+        tab, said = await self._tab_asking(request)
+        n, name = said.get("n"), said.get("name")
+        if n not in SIZES or not isinstance(name, str):
+            return web.json_response({"error": "A room is for a 3, 4 or 5 board."})
+        try:
+            room = self.rooms.create_room(n=n, host_mark=Player.X, host_name=name)
+        except RoomsFull as full:
+            return web.json_response({"error": f"No room can be made now: {full}."})
+        invites = {
+            seat: invite_at(tab.base, room, invite.secret).url
+            for seat, invite in self.rooms.invites(room, "localhost", 0).items()
+        }
+        log.info("a tab made a room: %d rooms", len(self.rooms.rooms))
+        return web.json_response(
+            {"host": invites[Seat.HOST], "play": invites[Seat.GUEST], "watch": invites[None]}
+        )
+
+    async def handle_tab_invite(self, request: web.Request) -> web.Response:
+        """The invite the asking tab's page brought, once."""
+        tab, _ = await self._tab_asking(request)
+        brought, tab.brought = tab.brought, None
+        if brought is None:
+            return web.json_response({"error": "This tab brought no invite."})
+        return web.json_response({"invite": brought.url})
+
+    async def handle_tab_here(self, request: web.Request) -> web.Response:
+        """Whether a room is this server's."""
+        _, said = await self._tab_asking(request)
+        return web.json_response({"here": said.get("room") in self.rooms.rooms})
+
     # Games ------------------------------------------------------------------
 
     async def _end(self, service: AppService) -> None:
@@ -362,16 +552,27 @@ class GameServer(Server):
 
     # Running -----------------------------------------------------------------
 
+    async def application(self) -> web.Application:
+        """The application browsers reach: textual-serve's pages and websockets (the
+        pages' own and those opened at an invite), the rooms' game socket, the icon."""
+        app = await web_app(self, page_template(HEAD + JOIN_SCRIPT, BODY))
+        app.router.add_get(SCREEN_READER_WEBSOCKET, self.handle_websocket)
+        for websocket in ("/ws", SCREEN_READER_WEBSOCKET):
+            app.router.add_get(websocket + JOIN, self.handle_websocket)
+        app.router.add_get(ROOM_PATH + "{room}", self.handle_index)
+        app.router.add_get("/favicon.ico", self.handle_favicon)
+        self.rooms.add_socket(app)
+        return app
+
     async def run(self) -> int:
         """Serve until SIGINT or SIGTERM; 130 after SIGINT, else 0.
 
         Raises `OSError` if the address cannot be listened on.
         """
-        app = await web_app(self, page_template(HEAD, BODY))
-        app.router.add_get(SCREEN_READER_WEBSOCKET, self.handle_websocket)
-        app.router.add_get("/favicon.ico", self.handle_favicon)
-        runner = web.AppRunner(app, handle_signals=False)
+        runner = web.AppRunner(await self.application(), handle_signals=False)
         await runner.setup()
+        tabs = web.AppRunner(self.tabs_app(), handle_signals=False, access_log=None)
+        await tabs.setup()
         stopped: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
         def stop(status: int) -> None:
@@ -379,6 +580,9 @@ class GameServer(Server):
                 stopped.set_result(status)
 
         try:
+            await web.UnixSite(tabs, self.socket).start()
+            os.environ[SERVE_SOCKET_ENV] = self.socket
+            self.rooms.start_ticker()
             site = web.TCPSite(runner, self.host, self.port)
             await site.start()
             loop = asyncio.get_running_loop()
@@ -391,7 +595,10 @@ class GameServer(Server):
             print(f"ttt-tui serve: serving the game on {url}/ (Ctrl+C stops it)", flush=True)
             return await stopped
         finally:
+            # The rooms first: their sockets, closed, let the application stop at once.
+            await self.rooms.stop()
             await runner.cleanup()
+            await tabs.cleanup()
 
 
 def run_server(
@@ -402,9 +609,12 @@ def run_server(
     public_url: str | None,
     max_games: int,
     screen_reader: bool,
+    max_rooms: int,
+    per_address: int,
 ) -> int:
     """Run `ttt-tui serve` until stopped, each tab's game with ``game_argv`` and in
-    screen-reader mode as its page asks, by default as ``screen_reader`` says; the exit
+    screen-reader mode as its page asks, by default as ``screen_reader`` says, its rooms
+    at most ``max_rooms`` and ``per_address`` connections from one address; the exit
     status."""
     if not is_loopback(host):
         print(
@@ -416,6 +626,8 @@ def run_server(
     # Every tab's game, started by textual-serve with this process's environment, runs
     # this copy of ttt-tui, whatever the current folder holds.
     os.environ["PYTHONPATH"] = python_module("ttt_tui")[1]["PYTHONPATH"]
+    # The tabs' games reach the rooms on a socket in a folder only this user can open.
+    private = tempfile.mkdtemp(prefix="ttt-tui-serve-")
     server = GameServer(
         game_argv,
         host=host,
@@ -423,6 +635,8 @@ def run_server(
         public_url=public_url,
         max_games=max_games,
         screen_reader=screen_reader,
+        rooms=RoomServer(max_rooms=max_rooms, per_address=per_address),
+        socket=os.path.join(private, "tabs.sock"),
     )
     logging.basicConfig(level=logging.INFO, format="ttt-tui serve: %(message)s")
     try:
@@ -435,3 +649,5 @@ def run_server(
             file=sys.stderr,
         )
         return 2
+    finally:
+        shutil.rmtree(private, ignore_errors=True)

@@ -11,7 +11,7 @@ import importlib.util
 import os
 import sys
 
-from ttt_tui.commands import Subcommands, bounded
+from ttt_tui.commands import Subcommands, bounded, room_limits
 from ttt_tui.commands.play import SCREEN_READER_ENV, add_game_options, game_argv
 
 DEFAULT_HOST = "127.0.0.1"
@@ -66,6 +66,7 @@ def add_parser(commands: Subcommands) -> argparse.ArgumentParser:
         metavar="N",
         help=f"games (tabs) in play at once; more are asked to wait (default: {DEFAULT_MAX_GAMES})",
     )
+    room_limits(serve, max_rooms=True)
     add_game_options(serve)
     serve.set_defaults(main=main)
     return serve
@@ -93,4 +94,6 @@ def main(args: argparse.Namespace) -> int:
         public_url=args.public_url,
         max_games=args.max_games,
         screen_reader=SCREEN_READER in argv or os.environ.get(SCREEN_READER_ENV) == "1",
+        max_rooms=args.max_rooms,
+        per_address=args.per_address,
     )

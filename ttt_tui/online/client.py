@@ -15,7 +15,14 @@ import ssl
 import aiohttp
 
 from ttt_tui.online import protocol
-from ttt_tui.online.protocol import MAX_FRAME, Invite, ProtocolError
+from ttt_tui.online.protocol import (
+    MAX_FRAME,
+    SOCKET_PATH,
+    Invite,
+    InviteError,
+    ProtocolError,
+    read_invite,
+)
 
 PING_EVERY = 5.0
 """Seconds between a client's signs of life (the room's `LIVE_WINDOW` is well above)."""
@@ -60,12 +67,22 @@ def why(error: BaseException) -> str:
 class RoomClient:
     """One connection to a room, as a player or a watcher."""
 
-    def __init__(self, invite: Invite, name: str, tls: ssl.SSLContext | None = None) -> None:
+    def __init__(
+        self,
+        invite: Invite,
+        name: str,
+        tls: ssl.SSLContext | None = None,
+        *,
+        unix: str | None = None,
+    ) -> None:
         self.invite = invite
         self.name = name
         self.tls = tls
         """How an ``https`` invite's server is verified: None for the system's
         certificate authorities."""
+        self.unix = unix
+        """The server's own Unix socket to reach it by, instead of the invite's address
+        (a tab's game under `ttt-tui serve`, reaching that server's rooms)."""
         self.role = ""
         """``host``, ``guest`` or ``watcher``, once let in."""
         self._session: aiohttp.ClientSession | None = None
@@ -77,14 +94,16 @@ class RoomClient:
         `JoinRefused`."""
         where = self.invite.netloc
         await self.close()  # a reconnect starts afresh
-        self._session = aiohttp.ClientSession()
+        self._session = aiohttp.ClientSession(
+            connector=None if self.unix is None else aiohttp.UnixConnector(self.unix)
+        )
         try:
             self._socket = await asyncio.wait_for(
                 self._session.ws_connect(
-                    self.invite.socket_url,
+                    self.invite.socket_url if self.unix is None else f"ws://tab{SOCKET_PATH}",
                     max_msg_size=MAX_FRAME,
                     autoping=True,
-                    ssl=self.tls if self.tls is not None else True,
+                    ssl=self.tls if self.tls is not None and self.unix is None else True,
                 ),
                 CONNECT_TIMEOUT,
             )
@@ -165,3 +184,68 @@ class RoomClient:
         if self._session is not None:
             await self._session.close()
             self._session = None
+
+
+class ServeTab:
+    """A tab's game under `ttt-tui serve`, and its way to that server's rooms: HTTP over
+    the server's own Unix socket (`protocol.SERVE_SOCKET_ENV`), the tab named by its ``ticket``.
+
+    The server makes rooms for a tab and hands it the invite its page brought; the
+    invites it gives name the address the tab's browser used. Every failure is a
+    `JoinRefused` with a sentence for the person."""
+
+    def __init__(self, socket: str, ticket: str) -> None:
+        self.socket = socket
+        self.ticket = ticket
+
+    async def _ask(self, path: str, body: dict[str, object]) -> dict[str, object]:
+        try:
+            async with (
+                aiohttp.ClientSession(connector=aiohttp.UnixConnector(self.socket)) as session,
+                session.post(
+                    f"http://tab{path}",
+                    json={"tab": self.ticket, **body},
+                    timeout=aiohttp.ClientTimeout(total=CONNECT_TIMEOUT),
+                ) as answer,
+            ):
+                said = await answer.json()
+        except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as error:
+            raise JoinRefused(
+                "unreachable", f"the game server did not answer ({why(error)})"
+            ) from None
+        if not isinstance(said, dict):
+            raise JoinRefused("not-a-server", "the game server's answer was not understood")
+        if "error" in said:
+            raise JoinRefused("refused", str(said["error"]))
+        return said
+
+    async def host(self, n: int, name: str) -> tuple[RoomClient, tuple[str, str]]:
+        """Make a room on an ``n`` board, this player in its host seat (X), let in: its
+        client, and the play and watch invites to give."""
+        said = await self._ask("/tab/room", {"n": n, "name": name})
+        try:
+            mine = read_invite(str(said["host"]))
+            invites = (str(said["play"]), str(said["watch"]))
+        except (KeyError, InviteError):
+            raise JoinRefused(
+                "not-a-server", "the game server's answer was not understood"
+            ) from None
+        client = RoomClient(mine, name, unix=self.socket)
+        await client.connect()
+        return client, invites
+
+    async def brought(self) -> Invite:
+        """The invite this tab's page brought (once: the server forgets it)."""
+        said = await self._ask("/tab/invite", {})
+        try:
+            return read_invite(str(said["invite"]))
+        except (KeyError, InviteError) as error:
+            raise JoinRefused("wrong-invite", f"This invite cannot be used: {error}.") from None
+
+    async def join(self, invite: Invite, name: str) -> RoomClient:
+        """Join ``invite``'s room, let in: through the server's own socket if the room is
+        this server's, else over the network (a room that `ttt-tui host` serves)."""
+        said = await self._ask("/tab/here", {"room": invite.room})
+        client = RoomClient(invite, name, unix=self.socket if said.get("here") is True else None)
+        await client.connect()
+        return client

@@ -31,6 +31,10 @@ MAX_FRAME = 2048
 SOCKET_PATH = "/online"
 """The path of the game socket on the server."""
 
+SERVE_SOCKET_ENV = "TTT_TUI_SERVE_SOCKET"
+"""Where `ttt-tui serve` tells its tabs' games its own Unix socket is: in a folder only
+its user can open, so that nothing else on the machine reaches what it answers there."""
+
 ROOM_PATH = "/room/"
 """Where an invite's path starts; the room's name follows."""
 

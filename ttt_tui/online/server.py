@@ -27,6 +27,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from ttt_tui import __version__
 from ttt_tui.engine import Player
 from ttt_tui.online import protocol
+from ttt_tui.online.limits import DEFAULT_MAX_ROOMS, DEFAULT_PER_ADDRESS
 from ttt_tui.online.protocol import (
     MAX_FRAME,
     PROTOCOL,
@@ -49,12 +50,6 @@ from ttt_tui.online.room import (
     Room,
     Seat,
 )
-
-DEFAULT_MAX_ROOMS = 100
-"""Rooms at once unless told otherwise."""
-
-DEFAULT_PER_ADDRESS = 16
-"""Connections at once from one address unless told otherwise."""
 
 DEFAULT_IDLE = 30 * 60.0
 """Seconds without a move (or a join, a rematch, a leave) before a room ends."""
@@ -215,10 +210,27 @@ class RoomServer:
         """The aiohttp application: the socket, and plain pages for a browser that
         comes to an invite's or the socket's address."""
         app = web.Application()
-        app.router.add_get(SOCKET_PATH, self._socket)
+        self.add_socket(app)
         app.router.add_get(ROOM_PATH + "{room}", self._room_page)
         app.router.add_get("/", self._room_page)
         return app
+
+    def add_socket(self, app: web.Application, *, limited: bool = True) -> None:
+        """Serve the game socket at `SOCKET_PATH` on ``app`` (another server's, as
+        `ttt-tui serve` mounts the rooms on its own); with ``limited`` False its
+        connections are not counted against `per_address` (the games of `serve`'s own
+        tabs, which reach it on a socket of the server's alone)."""
+
+        async def socket(request: web.Request) -> web.StreamResponse:
+            return await self._socket(request, limited=limited)
+
+        app.router.add_get(SOCKET_PATH, socket)
+
+    def start_ticker(self) -> None:
+        """Start ending the rooms idle too long and the games of players away too long
+        (`start` does it; a server mounted on another's application calls it)."""
+        if self._ticker is None:
+            self._ticker = asyncio.create_task(self._tick_forever())
 
     async def start(self, host: str, port: int, tls: ssl.SSLContext | None = None) -> int:
         """Listen on ``host:port`` (0: a free port), over TLS with a ``tls`` context, and
@@ -236,7 +248,7 @@ class RoomServer:
         self.tls = tls is not None
         self.host = host
         self.port = int(listening.getsockname()[1])
-        self._ticker = asyncio.create_task(self._tick_forever())
+        self.start_ticker()
         return self.port
 
     async def stop(self) -> None:
@@ -279,7 +291,7 @@ class RoomServer:
 
     # The socket ---------------------------------------------------------------------------
 
-    async def _socket(self, request: web.Request) -> web.StreamResponse:
+    async def _socket(self, request: web.Request, *, limited: bool) -> web.StreamResponse:
         socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, autoping=True, timeout=CLOSE_TIMEOUT)
         if not socket.can_prepare(request).ok:
             return web.Response(
@@ -287,9 +299,9 @@ class RoomServer:
                 text="This is a ttt-tui game socket: join with `ttt-tui join INVITE`.\n",
                 headers={"Connection": "close", "Upgrade": "websocket"},
             )
-        address = request.remote or "?"
+        address = (request.remote or "?") if limited else ""
         await socket.prepare(request)
-        if self.addresses[address] >= self.per_address:
+        if limited and self.addresses[address] >= self.per_address:
             await self._refuse(socket, Refusal.TOO_MANY)
             return socket
         self.addresses[address] += 1

@@ -23,6 +23,7 @@ from ttt_tui.play.speech import Ask, Play, Unclear, answer, read_command
 from ttt_tui.screens import game_keys, game_search, resume_offer
 from ttt_tui.screens.base import BaseScreen
 from ttt_tui.screens.bot_offer import BotOffer
+from ttt_tui.screens.friend import Friends, ServedTab
 from ttt_tui.screens.game_keys import EXPLORE_KEY_WIDTH as EXPLORE_KEY_WIDTH
 from ttt_tui.screens.game_keys import PUZZLES_KEY_WIDTH
 from ttt_tui.screens.game_search import Found, Searches
@@ -141,6 +142,7 @@ class GameScreen(BaseScreen[None]):
         bot: BotPlayer | None = None,
         *,
         keep_in_play: bool = False,
+        tab: ServedTab | None = None,
     ) -> None:
         super().__init__()
         self.session = session
@@ -164,6 +166,8 @@ class GameScreen(BaseScreen[None]):
         """The computer's moves (minimax's or the learner's bot's) and minimax's analyses."""
         self.over = OverGame(self, session, saver, searcher, rng, self._search_answered)
         """The explorer, the puzzles, the review and the stats, over the game."""
+        self.friends = Friends(self, session, saver, tab, self.over.online)
+        """A friend played online, from a tab of `ttt-tui serve` (``tab``)."""
         self._offer = BotOffer(self, session, bot, self.apply)
         """The offer to go on with Hard when the learner's bot gives no move."""
         self.new_game = NewGameQuestion(
@@ -405,6 +409,14 @@ class GameScreen(BaseScreen[None]):
     def action_stats(self) -> None:
         """Show all-time statistics."""
         self.over.stats()
+
+    def action_play_friend(self) -> None:
+        """Make a room for a friend and show its invites (a served tab's game)."""
+        self.friends.host()
+
+    def action_join_friend(self) -> None:
+        """Ask for a friend's invite and join their room (a served tab's game)."""
+        self.friends.ask()
 
     # Which keys work, and the size.
 

@@ -87,6 +87,13 @@ BINDINGS: list[BindingType] = [
     ),
     Binding("z", "puzzles", "Puzzles", tooltip="puzzles: find the only move, proven by the engine"),
     Binding(
+        "f",
+        "play_friend",
+        "Friend",
+        show=False,
+        tooltip="play a friend: a room and its invites (in a terminal: ttt-tui host)",
+    ),
+    Binding(
         "m",
         "move_now",
         "Move now",

@@ -367,7 +367,8 @@ class OnlineScreen(BaseScreen[None]):
 
     @work(exclusive=True, group="online-quit", exit_on_error=False)
     async def leave_now(self) -> None:
-        """Leave without asking: the friend is told (mid-game, they win), the app ends."""
+        """Leave without asking: the friend is told (mid-game, they win), the screen
+        dismissed."""
         self._leaving = True
         view = self.view
         if view is not None and view.you is not None and view.started and view.ending is None:
@@ -377,4 +378,13 @@ class OnlineScreen(BaseScreen[None]):
             self._keep(replace(view, ending={"kind": "left", "winner": them, "by": view.you}))
         if self.connected and not self.ended_words:
             await self.client.send('{"type":"leave"}')
-        self.app.exit()
+        # The question asked over this screen (ctrl+q asks it, and answers it when asked
+        # again) goes with it.
+        while self.app.screen is not self and self in self.app.screen_stack:
+            await self.app.pop_screen()
+        self.dismiss()
+
+    async def on_unmount(self) -> None:
+        """The connection closes with the screen, however the screen went (the app
+        quitting under it included)."""
+        await self.client.close()

@@ -1,4 +1,5 @@
-"""The screens opened over the game: the explorer, the puzzles, the review and the stats."""
+"""The screens opened over the game: the explorer, the puzzles, the review, the stats,
+and a game against a friend online."""
 
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ class OverGame:
         """Whether the explorer or the puzzles are open over the game."""
         self._held: AIMoved | None = None
         """The computer's move that came while they were open."""
+        self.online_screen: Screen[None] | None = None
+        """The online game over the game, while it is open."""
 
     @property
     def waiting(self) -> bool:
@@ -82,9 +85,21 @@ class OverGame:
             )
             self._screen.app.push_screen(puzzles, self._closed)
 
+    def online(self, screen: Screen[None]) -> bool:
+        """Open an online game (`ttt_tui.screens.friend`) over the game, which waits under
+        it as under the explorer; False if another screen is open over the game."""
+        if self._open:
+            return False
+        self._open = True
+        self.online_screen = screen
+        self._screen.app.push_screen(screen, self._closed)
+        return True
+
     def _closed(self, _result: None = None) -> None:
-        """The explorer or the puzzles have closed: a move held meanwhile is played now."""
+        """The explorer, the puzzles or the online game have closed: a move held
+        meanwhile is played now."""
         self._open = False
+        self.online_screen = None
         held, self._held = self._held, None
         if held is not None:
             self._play(held)
