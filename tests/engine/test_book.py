@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
@@ -20,9 +21,10 @@ from ttt_tui.engine import (
 )
 from ttt_tui.engine.search import BOOK_VALUE_MARKS, _book_entry, _sides, _solver, evaluate
 
-BOARDS = book.book_positions()
-"""Every book position, one per symmetry class, by canonical key."""
-LATER = book.value_positions()
+boards = functools.cache(book.book_positions)
+"""Every book position, one per symmetry class, by canonical key: worked out by the
+first test that needs them, not as each worker collects."""
+later = functools.cache(book.value_positions)
 """Every position one mark later, one per symmetry class, by canonical key."""
 
 
@@ -31,16 +33,16 @@ def test_the_book_covers_every_early_position_once() -> None:
     and one value for each class with three marks: 904."""
     assert opening.MARKS == book.BOOK_MARKS == 2
     assert BOOK_VALUE_MARKS == opening.MARKS + 1
-    assert set(opening.BOOK) == set(BOARDS)
+    assert set(opening.BOOK) == set(boards())
     assert len(opening.BOOK) == 92
-    assert set(opening.VALUES) == set(LATER)
+    assert set(opening.VALUES) == set(later())
     assert len(opening.VALUES) == 904
 
 
 def check(key: int) -> None:
     """The stored entry is what the search proves from scratch."""
     solver.clear_tables()
-    assert book.entry(BOARDS[key]) == opening.BOOK[key], str(BOARDS[key])
+    assert book.entry(boards()[key]) == opening.BOOK[key], str(boards()[key])
 
 
 def test_the_book_is_as_its_generator_proved_it() -> None:
@@ -69,7 +71,7 @@ def test_every_book_entry_s_moves_are_the_best_that_analyze_reads_one_mark_later
     digest recomputed, is seen here, in a fraction of a second, though only the long
     run proves every entry again from scratch."""
     wrong = []
-    for key, board in BOARDS.items():
+    for key, board in boards().items():
         analysis = analyze(board)
         me, opp = _sides(board)
         _, perm = _solver(board).orient(me, opp)
@@ -94,12 +96,12 @@ run, all in the long run (every entry's moves are checked in the default run abo
 
 @pytest.mark.parametrize("position", HANDFUL)
 def test_book_entries_agree_with_the_search(position: str) -> None:
-    key = next(key for key, board in BOARDS.items() if str(board) == position)
+    key = next(key for key, board in boards().items() if str(board) == position)
     check(key)
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("key", sorted(BOARDS))
+@pytest.mark.parametrize("key", sorted(opening.BOOK))
 def test_every_book_entry_agrees_with_the_search(key: int) -> None:
     check(key)
 
@@ -107,7 +109,7 @@ def test_every_book_entry_agrees_with_the_search(key: int) -> None:
 def check_value(key: int) -> None:
     """The stored value is what the search proves from scratch, the book set aside."""
     solver.clear_tables()
-    assert book.value_entry(LATER[key]) == opening.VALUES[key], str(LATER[key])
+    assert book.value_entry(later()[key]) == opening.VALUES[key], str(later()[key])
 
 
 HANDFUL_LATER = [
@@ -122,7 +124,7 @@ default run, all in the long run."""
 
 @pytest.mark.parametrize("position", HANDFUL_LATER)
 def test_values_one_mark_later_agree_with_the_search(position: str) -> None:
-    key = next(key for key, board in LATER.items() if str(board) == position)
+    key = next(key for key, board in later().items() if str(board) == position)
     check_value(key)
 
 
@@ -130,10 +132,10 @@ def test_values_one_mark_later_agree_with_the_search(position: str) -> None:
 def test_every_value_one_mark_later_agrees_with_the_search() -> None:
     """All 904, in one test: each from its own empty tables, about 0.1 s apiece."""
     wrong = []
-    for key in sorted(LATER):
+    for key in sorted(later()):
         solver.clear_tables()
-        if book.value_entry(LATER[key]) != opening.VALUES[key]:
-            wrong.append(str(LATER[key]))
+        if book.value_entry(later()[key]) != opening.VALUES[key]:
+            wrong.append(str(later()[key]))
     assert wrong == []
 
 

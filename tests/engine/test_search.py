@@ -107,9 +107,23 @@ def reachable_positions() -> set[str]:
     return seen
 
 
-REACHABLE = sorted(reachable_positions())
-IN_PROGRESS = [cells for cells in REACHABLE if not finished(cells)]
-TERMINAL = [cells for cells in REACHABLE if finished(cells)]
+@functools.cache
+def reachable() -> list[str]:
+    """`reachable_positions`, sorted: worked out by the first test that needs them, not
+    as each worker collects."""
+    return sorted(reachable_positions())
+
+
+@functools.cache
+def in_progress() -> list[str]:
+    """The reachable positions where the game goes on."""
+    return [cells for cells in reachable() if not finished(cells)]
+
+
+@functools.cache
+def terminal() -> list[str]:
+    """The reachable positions where the game has ended."""
+    return [cells for cells in reachable() if finished(cells)]
 
 
 def as_result(verdict: Any) -> Result:
@@ -142,7 +156,7 @@ def candidates(board: Board, difficulty: Difficulty) -> list[int]:
 def analysis_mismatches() -> list[str]:
     """Every in-progress position where `analyze` disagrees with the brute force."""
     wrong = []
-    for cells in IN_PROGRESS:
+    for cells in in_progress():
         analysis = analyze(Board.parse(cells))
         got_moves = {cell: as_result(v) for cell, v in analysis.moves.items()}
         got = (as_result(analysis.value), got_moves, tuple(analysis.best))
@@ -157,9 +171,9 @@ def analysis_mismatches() -> list[str]:
 
 def test_position_counts() -> None:
     """There are 5,478 reachable positions, 4,520 of them still in progress."""
-    assert len(REACHABLE) == 5478
-    assert len(IN_PROGRESS) == 4520
-    assert len(TERMINAL) == 958
+    assert len(reachable()) == 5478
+    assert len(in_progress()) == 4520
+    assert len(terminal()) == 958
 
 
 def test_analyze_agrees_with_brute_force_everywhere() -> None:
@@ -180,7 +194,7 @@ def test_empty_board_is_a_draw_from_every_opening() -> None:
 def test_analyze_refuses_finished_games() -> None:
     """Every terminal position raises GameOverError, a ValueError, for analysis and moves."""
     assert issubclass(GameOverError, ValueError)
-    for cells in TERMINAL:
+    for cells in terminal():
         board = Board.parse(cells)
         with pytest.raises(GameOverError, match="the game is over"):
             analyze(board)
@@ -222,7 +236,7 @@ def test_hard_never_loses(hard: Player) -> None:
 
 def test_hard_keeps_the_value_everywhere() -> None:
     """From every in-progress position, Hard's move keeps the brute-force value."""
-    for cells in IN_PROGRESS:
+    for cells in in_progress():
         board = Board.parse(cells)
         want = brute_value(cells)
         for seed in range(3):
@@ -288,14 +302,14 @@ def test_weak_levels_choose_among_exactly_their_horizon(
     difficulty: Difficulty, policy: Callable[[str], list[int]]
 ) -> None:
     """Easy and Medium pick at random among exactly the moves their horizon allows."""
-    for cells in IN_PROGRESS:
+    for cells in in_progress():
         assert sorted(candidates(Board.parse(cells), difficulty)) == policy(cells), cells
 
 
 @pytest.mark.parametrize("difficulty", [Difficulty.EASY, Difficulty.MEDIUM])
 def test_weak_levels_take_an_immediate_win(difficulty: Difficulty) -> None:
     """Whenever a win in one exists, Easy and Medium take one."""
-    positions = [c for c in IN_PROGRESS if winning_cells_for(c, mover(c))]
+    positions = [c for c in in_progress() if winning_cells_for(c, mover(c))]
     assert len(positions) > 1000
     for cells in positions:
         wins = winning_cells_for(cells, mover(cells))
@@ -306,7 +320,7 @@ def test_weak_levels_take_an_immediate_win(difficulty: Difficulty) -> None:
 def test_medium_blocks_a_single_threat() -> None:
     """With no win of its own and one cell to block, Medium blocks it, whatever the seed."""
     checked = 0
-    for cells in IN_PROGRESS:
+    for cells in in_progress():
         me = mover(cells)
         threats = winning_cells_for(cells, "O" if me == "X" else "X")
         if winning_cells_for(cells, me) or len(threats) != 1:
@@ -330,7 +344,7 @@ def test_easy_does_not_always_block() -> None:
 @pytest.mark.parametrize("difficulty", list(Difficulty))
 def test_choices_are_replayable_from_a_seed(difficulty: Difficulty) -> None:
     """The same seed gives the same move; different seeds can differ where there are ties."""
-    for cells in IN_PROGRESS[::15]:
+    for cells in in_progress()[::15]:
         board = Board.parse(cells)
         for seed in (0, 1, 12345):
             first = choose_move(board, difficulty, random.Random(seed))
@@ -375,7 +389,7 @@ def test_there_are_eight_symmetries() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(cells=st.sampled_from(IN_PROGRESS), perm=st.sampled_from(SYMMETRIES))
+@given(cells=st.deferred(lambda: st.sampled_from(in_progress())), perm=st.sampled_from(SYMMETRIES))
 def test_analysis_is_symmetric(cells: str, perm: tuple[int, ...]) -> None:
     """Rotating or reflecting a position maps its analysis cell for cell."""
     image = ["."] * 9
