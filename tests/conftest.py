@@ -207,6 +207,17 @@ SLOW = (
     "tests/ui/test_persistence.py::test_games_recorded_before_the_database_are_moved_into",
     "tests/ui/test_explorer.py::test_too_small_the_explorer_offers_only_the_keys_that_work",
     "tests/ui/test_coach.py::test_the_explorer_s_small_board_words_every_hint_the_same_way",
+    # Pictures of screens whose content a quicker test reads: the stats table's every
+    # column (tests/ui/test_stats.py), the explorer on 5x5 (tests/ui/test_explorer.py;
+    # the 3x3 explorer's picture stays).
+    "tests/ui/test_snapshots_features.py::test_stats_screen_with_counts",
+    "tests/ui/test_snapshots_features.py::test_explorer_on_5x5",
+    # Pilot tests whose path a quicker test takes: a new game from the palette
+    # (tests/ui/test_palette.py) and the question mid-game (tests/ui/test_sidebar.py);
+    # hints, asked for by X after the computer opens, and the coach speaking for O
+    # (tests/ui/test_coach.py).
+    "tests/ui/test_sidebar.py::test_the_palette_s_new_games_ask_too_and_y_starts_one",
+    "tests/ui/test_coach.py::test_in_two_players_mode_both_sides_can_ask_for_hints",
 )
 """Tests in the long run alone, by the start of their node id; they are slow, and
 what they check is checked in the default run more quickly or less thoroughly."""
