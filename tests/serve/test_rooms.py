@@ -8,6 +8,7 @@ processes and in a browser in the long tier (`test_serve.py`, `test_browser.py`)
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
 import tempfile
 from collections.abc import AsyncIterator
@@ -200,3 +201,22 @@ async def test_the_tabs_own_connections_are_not_counted_as_one_address() -> None
         for runner in (public, tabs):
             await runner.cleanup()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("ticket", ["-Ab3_x", "--Ab3_x", "plain-ticket"])
+def test_a_tab_s_ticket_reaches_its_game_whatever_its_first_character(ticket: str) -> None:
+    """Tickets are `secrets.token_urlsafe`, which may begin with ``-``: given as an option's
+    own word, such a ticket was taken for an option, and the tab's game did not start."""
+    game = GameServer(
+        ["--ai-delay", "0"],
+        host="127.0.0.1",
+        port=0,
+        public_url=None,
+        max_games=4,
+        screen_reader=False,
+        rooms=RoomServer(),
+        socket="unused.sock",
+    )
+    argv = shlex.split(game.tab_command(False, ticket, joining=True))
+    args = build_parser().parse_args(argv[argv.index("ttt_tui") + 1 :])
+    assert (args.serve_tab, args.serve_join, args.ai_delay) == (ticket, True, 0)

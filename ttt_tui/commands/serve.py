@@ -369,7 +369,7 @@ class GameServer(Server):
         ``ticket``, and joining the invite its page brought if ``joining``. The ticket
         alone opens nothing: only this user can reach the socket it is shown at."""
         options = [*self.game_argv, SCREEN_READER] if screen_reader else [*self.game_argv]
-        options += [SERVE_TAB, ticket, *([SERVE_JOIN] if joining else [])]
+        options += [f"{SERVE_TAB}={ticket}", *([SERVE_JOIN] if joining else [])]
         return shlex.join(tab_argv(options))
 
     async def _brought(self, websocket: web.WebSocketResponse, base: str) -> Invite | str:
