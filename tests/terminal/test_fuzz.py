@@ -137,8 +137,10 @@ DIALOG_ROW = re.compile(r"│[^╭╮╰╯│]*\S[^╭╮╰╯│]*│")
 FRAMED_ROW = re.compile(r"│[^╭╮╰╯│]*│")
 """A row of a dialog, blank or not, between its frame's two sides."""
 """A row of a dialog with something in it, from its left side to its right."""
+NARROWEST_DIALOG = 52
+"""Columns of the narrowest dialog's frame: an edge this long is a whole dialog's."""
 NARROW = 20
-"""Columns under which no dialog shows a whole edge (the narrowest is 52 wide)."""
+"""Columns under which no dialog shows a whole edge."""
 SHORT = 10
 """Rows under which no dialog shows both its top and bottom edges."""
 MOUSE_REPORT = re.compile(rb"\x1b\[<(\d+);\d+;\d+([Mm])")
@@ -584,12 +586,14 @@ def recognise(lines: Sequence[str], size: tuple[int, int]) -> str | None:
         part = line.split("▌")[0].strip()
         if len(part) >= shortest and any(part in text_line for text_line in message):
             return "too small"
-    # A dialog cropped to the window: a whole edge of its frame across half the width
-    # or more (over another dialog, cropped wider than the window); in a window too
+    # A dialog: a whole edge of its frame, or one cropped to the window across half the
+    # width or more (over another dialog, cropped wider than the window); in a window too
     # narrow for any dialog's whole edge, its corner; in one too short for both its
     # edges, a whole row of it from side to side.
     for line in lines:
-        if any(len(edge) >= width // 2 for edge in DIALOG_EDGE.findall(line)):
+        if any(
+            len(edge) >= min(width // 2, NARROWEST_DIALOG) for edge in DIALOG_EDGE.findall(line)
+        ):
             return "a dialog"
         if width < NARROW and line.strip().startswith(("╭─", "╰─")):
             return "a dialog's corner"
@@ -1009,6 +1013,11 @@ def test_recognise_wants_the_screen_for_this_size() -> None:
     # The reset question over the stats, both cropped to a short window.
     question = "╰─╰" + "─" * 50 + "╯───  "
     assert recognise([*[" " * 59] * 6, question], (59, 7)) == "a dialog"
+    # The new-game question whole, over 3x3's "too small" message, in a window more
+    # than twice its width (106x18, seed 13 at 2,500 events).
+    top, bottom = "╭" + "─" * 50 + "╮", "╰" + "─" * 50 + "╯"
+    whole = [top, "│  Start a new 3x3 game? This one will be".ljust(51) + "│", bottom]
+    assert recognise([*(line.center(106) for line in whole), *[" " * 106] * 15], (106, 18))
     # The question at a launch that found a game left unfinished, in a window 10 wide
     # and 11 high (seed 14 at 2,500 events): only its middle rows show, wrapped.
     middle = ["│      │", "│  fr  │", "│  om  │", "│      │▅▅", "│  13  │", "│  If  │"]
