@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import shutil
-import tempfile
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +20,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from tests.support import Toast, drawn_text, make_app, start, stored, until
+from tests.support.serving import game_server, socket_path
 from ttt_tui.app import TicTacToeApp
 from ttt_tui.commands.serve import GameServer, Tab
 from ttt_tui.online.client import RoomClient
@@ -55,29 +54,17 @@ class Served:
 
 @pytest.fixture
 async def served() -> AsyncIterator[Served]:
-    # A short path: a Unix socket's path is limited to about a hundred bytes.
-    folder = tempfile.mkdtemp(prefix="ttt-tab-")
-    socket = str(Path(folder) / "tabs.sock")
-    server = GameServer(
-        [],
-        host="127.0.0.1",
-        port=0,
-        public_url=None,
-        max_games=4,
-        screen_reader=False,
-        rooms=RoomServer(),
-        socket=socket,
-    )
-    server.tabs["ticket"] = Tab(BROWSER)
-    runner = web.AppRunner(server.tabs_app())
-    await runner.setup()
-    await web.UnixSite(runner, socket).start()
-    try:
-        yield Served(server, ServedTab(socket, "ticket"))
-    finally:
-        await server.rooms.stop()
-        await runner.cleanup()
-        shutil.rmtree(folder, ignore_errors=True)
+    with socket_path() as socket:
+        server = game_server(socket)
+        server.tabs["ticket"] = Tab(BROWSER)
+        runner = web.AppRunner(server.tabs_app())
+        await runner.setup()
+        await web.UnixSite(runner, socket).start()
+        try:
+            yield Served(server, ServedTab(socket, "ticket"))
+        finally:
+            await server.rooms.stop()
+            await runner.cleanup()
 
 
 async def sees(client: RoomClient, moves: int) -> RoomView:

@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import re
 import shlex
-import shutil
-import tempfile
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import aiohttp
 import pytest
 from aiohttp import web
 
-from tests.support.serving import Terminal
+from tests.support.serving import Terminal, game_server, socket_path
 from ttt_tui.__main__ import build_parser
 from ttt_tui.commands.serve import JOIN_TIMEOUT, GameServer, invite_at
 from ttt_tui.online.client import JoinRefused, RoomClient
@@ -31,28 +28,18 @@ from ttt_tui.online.server import RoomServer
 @pytest.fixture
 async def server() -> AsyncIterator[tuple[GameServer, str]]:
     """The server's application on loopback (no tab's game is started), and its address."""
-    folder = tempfile.mkdtemp(prefix="ttt-rooms-")
-    game = GameServer(
-        [],
-        host="127.0.0.1",
-        port=0,
-        public_url=None,
-        max_games=4,
-        screen_reader=False,
-        rooms=RoomServer(),
-        socket=str(Path(folder) / "tabs.sock"),
-    )
-    runner = web.AppRunner(await game.application())
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = runner.addresses[0][1]
-    try:
-        yield game, f"http://127.0.0.1:{port}"
-    finally:
-        await game.rooms.stop()
-        await runner.cleanup()
-        shutil.rmtree(folder, ignore_errors=True)
+    with socket_path() as socket:
+        game = game_server(socket)
+        runner = web.AppRunner(await game.application())
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = runner.addresses[0][1]
+        try:
+            yield game, f"http://127.0.0.1:{port}"
+        finally:
+            await game.rooms.stop()
+            await runner.cleanup()
 
 
 async def test_an_invite_s_page_sends_its_secret_first_and_keeps_it_out_of_urls(
@@ -163,60 +150,40 @@ def test_the_limits_options_of_serve_and_host() -> None:
 async def test_the_tabs_own_connections_are_not_counted_as_one_address() -> None:
     """Every tab's game reaches the rooms from this machine, on the server's own socket:
     the per-address limit holds for the network, and not for them."""
-    folder = tempfile.mkdtemp(prefix="ttt-rooms-")
-    socket = str(Path(folder) / "tabs.sock")
-    game = GameServer(
-        [],
-        host="127.0.0.1",
-        port=0,
-        public_url=None,
-        max_games=4,
-        screen_reader=False,
-        rooms=RoomServer(per_address=1),
-        socket=socket,
-    )
-    public = web.AppRunner(await game.application())
-    tabs = web.AppRunner(game.tabs_app())
-    clients: list[RoomClient] = []
-    try:
-        for runner in (public, tabs):
-            await runner.setup()
-        await web.UnixSite(tabs, socket).start()
-        await web.TCPSite(public, "127.0.0.1", 0).start()
-        port = public.addresses[0][1]
-        invites = game.rooms.invites(game.rooms.create_room(), "127.0.0.1", port)
-        for seat in (Seat.HOST, Seat.GUEST, None):
-            clients.append(RoomClient(invites[seat], "", unix=socket))
-            await clients[-1].connect()
-        clients.append(RoomClient(invites[None], ""))
-        await clients[-1].connect()  # the network's one
-        clients.append(RoomClient(invites[None], ""))
-        with pytest.raises(JoinRefused) as refused:
-            await clients[-1].connect()
-        assert refused.value.reason == "too-many"
-    finally:
-        for client in clients:
-            await client.close()
-        await game.rooms.stop()
-        for runner in (public, tabs):
-            await runner.cleanup()
-        shutil.rmtree(folder, ignore_errors=True)
+    with socket_path() as socket:
+        game = game_server(socket, rooms=RoomServer(per_address=1))
+        public = web.AppRunner(await game.application())
+        tabs = web.AppRunner(game.tabs_app())
+        clients: list[RoomClient] = []
+        try:
+            for runner in (public, tabs):
+                await runner.setup()
+            await web.UnixSite(tabs, socket).start()
+            await web.TCPSite(public, "127.0.0.1", 0).start()
+            port = public.addresses[0][1]
+            invites = game.rooms.invites(game.rooms.create_room(), "127.0.0.1", port)
+            for seat in (Seat.HOST, Seat.GUEST, None):
+                clients.append(RoomClient(invites[seat], "", unix=socket))
+                await clients[-1].connect()
+            clients.append(RoomClient(invites[None], ""))
+            await clients[-1].connect()  # the network's one
+            clients.append(RoomClient(invites[None], ""))
+            with pytest.raises(JoinRefused) as refused:
+                await clients[-1].connect()
+            assert refused.value.reason == "too-many"
+        finally:
+            for client in clients:
+                await client.close()
+            await game.rooms.stop()
+            for runner in (public, tabs):
+                await runner.cleanup()
 
 
 @pytest.mark.parametrize("ticket", ["-Ab3_x", "--Ab3_x", "plain-ticket"])
 def test_a_tab_s_ticket_reaches_its_game_whatever_its_first_character(ticket: str) -> None:
     """Tickets are `secrets.token_urlsafe`, which may begin with ``-``: given as an option's
     own word, such a ticket was taken for an option, and the tab's game did not start."""
-    game = GameServer(
-        ["--ai-delay", "0"],
-        host="127.0.0.1",
-        port=0,
-        public_url=None,
-        max_games=4,
-        screen_reader=False,
-        rooms=RoomServer(),
-        socket="unused.sock",
-    )
+    game = game_server("unused.sock", "--ai-delay", "0")
     argv = shlex.split(game.tab_command(False, ticket, joining=True))
     args = build_parser().parse_args(argv[argv.index("ttt_tui") + 1 :])
     assert (args.serve_tab, args.serve_join, args.ai_delay) == (ticket, True, 0)

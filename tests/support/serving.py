@@ -16,9 +16,11 @@ import asyncio
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,6 +30,8 @@ import aiohttp
 import pyte
 
 from tests.support.terminal import DEADLINE, ROOT, child_pids, wait_until
+from ttt_tui.commands.serve import GameServer
+from ttt_tui.online.server import RoomServer
 
 MOVE = re.compile(r"\b(\d)\. ([XO]) ([a-c][1-3])\b")
 """A line of the move list: ``1. X b2``."""
@@ -90,6 +94,33 @@ def served(data_dir: Path, log: Path, *options: str) -> Iterator[Server]:
         finally:
             process.kill()
             process.wait()
+
+
+def game_server(socket: str, *game_argv: str, rooms: RoomServer | None = None) -> GameServer:
+    """`ttt-tui serve`'s server in this process, not started: each tab's game with
+    ``game_argv``, on loopback, its rooms ``rooms`` (by default a `RoomServer` of the
+    default limits) and its tabs' socket at ``socket``."""
+    return GameServer(
+        list(game_argv),
+        host="127.0.0.1",
+        port=0,
+        public_url=None,
+        max_games=4,
+        screen_reader=False,
+        rooms=RoomServer() if rooms is None else rooms,
+        socket=socket,
+    )
+
+
+@contextmanager
+def socket_path() -> Iterator[str]:
+    """A path for a Unix socket in a fresh folder, removed after: a short one, as a Unix
+    socket's path is limited to about a hundred bytes (pytest's ``tmp_path`` is longer)."""
+    folder = tempfile.mkdtemp(prefix="ttt-tabs-")
+    try:
+        yield str(Path(folder) / "tabs.sock")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 async def websocket_url(http: aiohttp.ClientSession, page_url: str) -> str:
