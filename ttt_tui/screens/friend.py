@@ -27,6 +27,7 @@ from ttt_tui.storage.saver import Saver
 
 if TYPE_CHECKING:
     from ttt_tui.online.client import JoinRefused, RoomClient, ServeTab
+    from ttt_tui.online.protocol import Invite
     from ttt_tui.screens.online import OnlineScreen
 
 OUTSIDE_SERVE = (
@@ -102,15 +103,14 @@ class JoinScreen(Dialog["RoomClient | None"]):
             self._say(f"That is not an invite: {error}.")
             return
         self._say("Joining…")
-        self._join(invite.url)
+        self._join(invite)
 
     @work(exclusive=True, group="join", exit_on_error=False)
-    async def _join(self, text: str) -> None:
+    async def _join(self, invite: Invite) -> None:
         from ttt_tui.online.client import JoinRefused
-        from ttt_tui.online.protocol import read_invite
 
         try:
-            client = await self.tab.server().join(read_invite(text), "")
+            client = await self.tab.server().join(invite, "")
         except JoinRefused as refused:
             self._say(refusal(refused))
             return
